@@ -1,0 +1,51 @@
+# cribboard: one entry point for users, developers and CI.
+# `make test` creates .venv on first use, then runs every check.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+MPY    := $(BIN)/micropython
+STAMP  := $(VENV)/.installed
+
+.PHONY: help venv test test-host test-mp lint typecheck verify bench sim deploy hardware clean
+
+help:
+	@echo "make sim        run the board firmware in the terminal simulator"
+	@echo "make test       create .venv and run every test (CPython + MicroPython, lint, types)"
+	@echo "make verify     score all 12,994,800 hands against the published distribution"
+	@echo "make bench      speed and memory benchmarks"
+	@echo "make deploy     compile and copy the firmware to a Pico (mpremote)"
+	@echo "make hardware   generate layout SVG, BOM, wiring and power budget into out/hardware"
+
+venv: $(STAMP)
+
+$(STAMP): requirements-dev.txt requirements-stubs.txt pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -r requirements-dev.txt
+	$(BIN)/python -m pip install -q --no-deps -e .
+	$(BIN)/python -m pip install -q --no-deps --upgrade --target $(VENV)/mpy-stubs -r requirements-stubs.txt
+	touch $@
+
+test: $(STAMP) test-host test-mp lint typecheck
+
+test-host: $(STAMP)
+	$(BIN)/python -m pytest
+
+test-mp: $(STAMP)
+	$(MPY) -X heapsize=2m tests/mp_runner.py tests/core
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+typecheck: $(STAMP)
+	$(BIN)/pyright
+
+verify: $(STAMP)
+	$(BIN)/python bench/verify_all_hands.py
+
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis out

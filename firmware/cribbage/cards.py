@@ -1,0 +1,90 @@
+# Cards as small ints (rank * 4 + suit) and the notation of RULES.md: parse and format.
+from cribbage.errors import CardError
+
+RANKS = "A23456789TJQK"
+SUITS = "SHDC"
+# Suit symbols accepted on input (filled and outline forms), mapped to S H D C.
+_SYMBOLS = {"♠": 0, "♥": 1, "♦": 2, "♣": 3, "♤": 0, "♡": 1, "♢": 2, "♧": 3}
+_SEPARATORS = ",;"
+
+ACE = 0
+JACK = 10
+DECK = tuple(range(52))
+
+
+def card(rank, suit):
+    """The card of rank 0..12 (A..K) and suit 0..3 (S H D C)."""
+    return rank * 4 + suit
+
+
+def rank_of(c):
+    return c >> 2
+
+
+def suit_of(c):
+    return c & 3
+
+
+def pip(c):
+    """Counting value: A = 1, 2..10 face value, J Q K = 10."""
+    r = c >> 2
+    return r + 1 if r < 9 else 10
+
+
+def parse_card(token):
+    """One card from a token like '5H', 'TS', '10s', 'JD' or 'A♣'; CardError names a bad token."""
+    if isinstance(token, int) and not isinstance(token, bool):
+        if 0 <= token < 52:
+            return token
+        raise CardError("bad card %r: not a card number 0..51" % token)
+    if not isinstance(token, str):
+        raise CardError("bad card %r: expected text like 5H" % (token,))
+    t = token.strip()
+    if not t:
+        raise CardError("bad card '': empty")
+    suit_char = t[-1]
+    rank_text = t[:-1].upper()
+    if suit_char in _SYMBOLS:
+        suit = _SYMBOLS[suit_char]
+    else:
+        suit = SUITS.find(suit_char.upper())
+    if suit < 0 or not rank_text:
+        raise CardError("bad card %r: expected rank A 2-9 T J Q K then suit S H D C" % token)
+    if rank_text == "10":
+        rank = 9
+    elif len(rank_text) == 1:
+        rank = RANKS.find(rank_text)
+    else:
+        rank = -1
+    if rank < 0:
+        raise CardError("bad card %r: rank %r is not one of A 2-9 10 T J Q K" % (token, rank_text))
+    return rank * 4 + suit
+
+
+def _tokens(text):
+    for sep in _SEPARATORS:
+        text = text.replace(sep, " ")
+    return text.split()
+
+
+def parse_cards(text_or_list):
+    """Cards from 'AS 5h 10d' or a list of tokens/ints; refuses bad tokens and repeats."""
+    if isinstance(text_or_list, str):
+        items = _tokens(text_or_list)
+    else:
+        items = list(text_or_list)
+    cards = []
+    for item in items:
+        c = parse_card(item)
+        if c in cards:
+            raise CardError("the same card twice: %s" % format_card(c))
+        cards.append(c)
+    return cards
+
+
+def format_card(c):
+    return RANKS[c >> 2] + SUITS[c & 3]
+
+
+def format_cards(cards):
+    return " ".join(format_card(c) for c in cards)

@@ -1,0 +1,13 @@
+# The `crib` command line: one typer app, one sub-command per user task.
+import typer
+
+app = typer.Typer(help="cribboard laptop tool", no_args_is_help=True, add_completion=False)
+
+
+@app.callback()
+def _root():
+    """Score hands, sync games from the board, watch it live, plot and deploy."""
+
+
+def main():
+    app()
