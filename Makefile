@@ -33,7 +33,7 @@ test-host: $(STAMP)
 	$(BIN)/python -m pytest
 
 test-mp: $(STAMP)
-	$(MPY) -X heapsize=2m tests/mp_runner.py tests/core
+	$(MPY) -X heapsize=2m tests/mp_runner.py tests/core tests/mp
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
