@@ -1,0 +1,376 @@
+# The USB link protocol handler (docs/protocol.md): one request line in, reply lines out; pure, no I/O.
+import json
+
+PROTOCOL = 1
+MAX_LINE = 1024  # bytes of one request line, without its newline
+MAX_ID = 32  # characters of a string request id
+PAGE_DEFAULT = 32  # events a page when the host does not say
+PAGE_MAX = 64  # keeps one reply line a few kB on the board's heap
+PUSH_BATCH = 8  # events pushed per pushes() call, so a backlog never stalls the board
+NOTE_MAX = 40  # characters of a proposal's note (one display row or two)
+
+_SEP = (",", ":")
+_OPS = ("hello", "state", "events", "subscribe", "unsubscribe", "settings", "propose", "pending", "cancel")
+
+
+class LinkError(Exception):
+    """A request the link refuses: (code, message). Raised before anything is changed."""
+
+
+def _is_int(x):
+    # bool is not an int here: on CPython it subclasses int, on MicroPython it does not.
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_plain(x, depth=0):
+    """JSON-safe scalars, lists and dicts of them, finite numbers only (inf would not dump as JSON)."""
+    if x is None or isinstance(x, (bool, str)) or _is_int(x):
+        return True
+    if isinstance(x, float):
+        return x == x and x not in (float("inf"), float("-inf"))
+    if depth > 4:
+        return False
+    if isinstance(x, list):
+        return all(_is_plain(v, depth + 1) for v in x)
+    if isinstance(x, dict):
+        return all(isinstance(k, str) and _is_plain(x[k], depth + 1) for k in x)
+    return False
+
+
+def _line_error(line):
+    """Why a raw request line cannot be read (code, message), or None. Requests are ASCII JSON."""
+    if len(line) > MAX_LINE:
+        return ("too-long", "line over %d bytes" % MAX_LINE)
+    if isinstance(line, str):
+        for ch in line:
+            o = ord(ch)
+            if o > 126:
+                return ("encoding", "not ASCII: use JSON \\u escapes")
+            if o < 32 and o != 9:
+                return ("control", "control character 0x%02x in line" % o)
+        return None
+    for o in line:
+        if o > 126:
+            return ("encoding", "not ASCII: use JSON \\u escapes")
+        if o < 32 and o != 9:
+            return ("control", "control character 0x%02x in line" % o)
+    return None
+
+
+def _blank(line):
+    for o in line:
+        if isinstance(o, str):
+            o = ord(o)
+        if o not in (32, 9, 13):
+            return False
+    return True
+
+
+def dump(obj):
+    """One compact reply/push line, newline included, as bytes for the serial stream."""
+    return (json.dumps(obj, separators=_SEP) + "\n").encode()
+
+
+class LineReader:
+    """Assembles request lines from raw bytes in a preallocated buffer.
+
+    An over-long line is discarded up to its newline and reported once as TOO_LONG, so a flood of
+    noise costs no memory. A trailing CR is dropped (terminals send CR LF).
+    """
+
+    TOO_LONG = b"\x00too-long"  # not a valid request, so handle() reports it as too long
+
+    def __init__(self, size=MAX_LINE):
+        self._buf = bytearray(size)
+        self._n = 0
+        self._skipping = False
+
+    def reset(self):
+        """Forget a half-received line (a new host connected)."""
+        self._n = 0
+        self._skipping = False
+
+    def feed(self, data):
+        """Take received bytes; return the complete lines they finish (bytes, or TOO_LONG)."""
+        out = []
+        buf = self._buf
+        size = len(buf)
+        for b in data:
+            if b == 10:
+                if self._skipping:
+                    out.append(LineReader.TOO_LONG)
+                else:
+                    n = self._n
+                    if n and buf[n - 1] == 13:
+                        n -= 1
+                    out.append(bytes(buf[:n]))
+                self._n = 0
+                self._skipping = False
+            elif self._skipping:
+                pass
+            elif self._n < size:
+                buf[self._n] = b
+                self._n += 1
+            else:
+                self._skipping = True
+        return out
+
+
+def _field(req, name, kind, default=None, required=False):
+    if name not in req:
+        if required:
+            raise LinkError("args", "missing '%s'" % name)
+        return default
+    v = req[name]
+    if kind == "int":
+        ok = _is_int(v)
+    elif kind == "bool":
+        ok = isinstance(v, bool)
+    elif kind == "str":
+        ok = isinstance(v, str)
+    elif kind == "dict":
+        ok = isinstance(v, dict)
+    else:
+        ok = True
+    if not ok:
+        raise LinkError("type", "'%s' must be %s" % (name, kind))
+    return v
+
+
+def _list(x):
+    return [x[i] for i in range(len(x))]
+
+
+def state_of(match):
+    """The derived state of the match as plain JSON data (the `state` reply and push)."""
+    if match is None:
+        return None
+    s = {}
+    for name in ("sides", "names", "target", "dealer", "dealer_side", "deal_no", "game_no", "game_over",
+                 "winner", "match_over", "match_winner", "form"):
+        if hasattr(match, name):
+            v = getattr(match, name)
+            if not callable(v):
+                s[name] = _list(v) if isinstance(v, (list, tuple)) else v
+    for name in ("front", "back", "skunk", "match_points"):
+        if hasattr(match, name):
+            s[name] = _list(getattr(match, name))
+    play = getattr(match, "play", None)
+    if play is not None:
+        s["play"] = {"count": play.count, "current": _list(play.current), "turn": play.turn,
+                     "over": play.over}
+    show = getattr(match, "next_show", None)
+    if callable(show):
+        nxt = show()
+        s["next_show"] = _list(nxt) if nxt is not None else None
+    last = getattr(match, "last_show", None)
+    if last is not None:
+        s["last_show"] = last
+    return s
+
+
+class Link:
+    """The board's side of the protocol.
+
+    The board app owns the objects and keeps `link.match` current (a new match is a new object);
+    `journal` reads events back by sequence number; `settings` is read and written through
+    get_settings/set_settings callables so the app keeps its own validation and persistence.
+    Nothing here changes the game: a laptop's change becomes `pending` until a key press on the board.
+    """
+
+    def __init__(self, journal, match=None, board_id="", firmware="", form="", get_settings=None,
+                 set_settings=None):
+        self.journal = journal
+        self.match = match
+        self.board_id = board_id if isinstance(board_id, str) else _hex(board_id)
+        self.firmware = firmware
+        self.form = form
+        self._get_settings = get_settings
+        self._set_settings = set_settings
+        self.subscribed = False
+        self._push_from = 0  # next journal seq to push to a subscriber
+        self._push_state = False
+        self.pending = None  # {"pid", "event", "note"} while the board waits for OK or UNDO
+        self._pid = 0
+        self._outbox = []  # push lines waiting for pushes()
+
+    # -- requests -----------------------------------------------------------------------------
+
+    def handle(self, line):
+        """Reply lines (bytes, each ending in a newline) for one request line (bytes or str, no newline).
+
+        Never raises; a bad line gets one error reply and changes nothing. A blank line gets no reply
+        (hosts send one to flush a half line left by an earlier connection).
+        """
+        rid = None
+        try:
+            if line is LineReader.TOO_LONG:
+                raise LinkError("too-long", "line over %d bytes" % MAX_LINE)
+            if len(line) <= MAX_LINE and _blank(line):
+                return []
+            bad = _line_error(line)
+            if bad:
+                raise LinkError(bad[0], bad[1])
+            if not isinstance(line, str):
+                line = bytes(line).decode()
+            try:
+                req = json.loads(line)
+            except Exception:
+                raise LinkError("json", "not a JSON object")
+            if not isinstance(req, dict):
+                raise LinkError("json", "not a JSON object")
+            rid = req.get("id")
+            if not (_is_int(rid) or (isinstance(rid, str) and len(rid) <= MAX_ID)):
+                rid = None
+                raise LinkError("id", "'id' must be an int or a string of up to %d characters" % MAX_ID)
+            op = req.get("op")
+            if not isinstance(op, str):
+                raise LinkError("op", "'op' must be a string")
+            if op not in _OPS:
+                raise LinkError("op", "unknown op '%s'" % op[:20])
+            reply = getattr(self, "_op_" + op)(req)
+            reply["id"] = rid
+            reply["ok"] = True
+            return [dump(reply)]
+        except LinkError as e:
+            return [dump({"id": rid, "ok": False, "code": e.args[0], "error": e.args[1]})]
+        except Exception as e:  # a bug must not stop the board: say so and carry on
+            return [dump({"id": rid, "ok": False, "code": "internal", "error": "internal: %s" % e})]
+
+    def _op_hello(self, req):
+        return {"protocol": PROTOCOL, "firmware": self.firmware, "board": self.board_id, "form": self.form,
+                "max_line": MAX_LINE, "page_max": PAGE_MAX, "first": _first_seq(self.journal),
+                "next": _next_seq(self.journal)}
+
+    def _op_state(self, req):
+        return {"state": state_of(self.match), "next": _next_seq(self.journal),
+                "pending": self.pending}
+
+    def _op_events(self, req):
+        start = _field(req, "from", "int", 0)
+        limit = _field(req, "limit", "int", PAGE_DEFAULT)
+        if start < 0:
+            raise LinkError("range", "'from' must be >= 0")
+        if limit < 1 or limit > PAGE_MAX:
+            raise LinkError("range", "'limit' must be 1..%d" % PAGE_MAX)
+        first = _first_seq(self.journal)
+        end = _next_seq(self.journal)
+        items = _read(self.journal, max(start, first), limit)
+        nxt = items[-1]["seq"] + 1 if items else max(start, first)
+        return {"events": items, "next": nxt, "end": end, "first": first, "more": bool(items) and nxt < end}
+
+    def _op_subscribe(self, req):
+        start = _field(req, "from", "int", None)
+        want_state = _field(req, "state", "bool", False)
+        end = _next_seq(self.journal)
+        if start is None:
+            start = end
+        if start < 0:
+            raise LinkError("range", "'from' must be >= 0")
+        self.subscribed = True
+        self._push_from = start
+        self._push_state = want_state
+        return {"from": start, "next": end}
+
+    def _op_unsubscribe(self, req):
+        self.subscribed = False
+        return {}
+
+    def _op_settings(self, req):
+        new = _field(req, "set", "dict", None)
+        if new is not None:
+            if self._set_settings is None:
+                raise LinkError("refused", "settings are read-only on this board")
+            if not new or not _is_plain(new):
+                raise LinkError("type", "'set' must be a non-empty object of JSON values")
+            try:
+                self._set_settings(new)  # validates every key before changing any
+            except ValueError as e:
+                raise LinkError("refused", str(e))
+        got = self._get_settings() if self._get_settings else {}
+        return {"settings": got}
+
+    def _op_propose(self, req):
+        ev = _field(req, "event", "dict", required=True) or {}
+        note = _field(req, "note", "str", "")
+        if not isinstance(ev.get("t"), str) or not _is_plain(ev):
+            raise LinkError("type", "'event' must be an event object with a string 't'")
+        if len(note) > NOTE_MAX:
+            raise LinkError("range", "'note' over %d characters" % NOTE_MAX)
+        if self.pending is not None:
+            pid = self.pending["pid"]
+            raise LinkError("busy", "request %d is waiting for a key press on the board" % pid)
+        self._pid += 1
+        self.pending = {"pid": self._pid, "event": ev, "note": note}
+        return {"pending": self._pid}
+
+    def _op_pending(self, req):
+        return {"pending": self.pending}
+
+    def _op_cancel(self, req):
+        pid = _field(req, "pending", "int", required=True)
+        if self.pending is None or self.pending["pid"] != pid:
+            raise LinkError("range", "no pending request %d" % pid)
+        self.pending = None
+        return {"cancelled": pid}
+
+    # -- the board app's side -------------------------------------------------------------------
+
+    def resolve(self, applied, error=None):
+        """The board app's verdict on `pending`: applied after OK, or refused (UNDO / the core said no).
+
+        The laptop hears it as {"push":"pending",...}; an applied event also arrives as a normal
+        event push because the app journals it like any other.
+        """
+        p = self.pending
+        if p is None:
+            return
+        self.pending = None
+        msg = {"push": "pending", "pid": p["pid"], "status": "applied" if applied else "refused"}
+        if error:
+            msg["error"] = str(error)
+        self._outbox.append(dump(msg))
+
+    def pushes(self):
+        """Lines to send now without a request: pending verdicts, then new events for a subscriber."""
+        out = self._outbox
+        self._outbox = []
+        if self.subscribed:
+            end = _next_seq(self.journal)
+            if self._push_from < end:
+                items = _read(self.journal, self._push_from, PUSH_BATCH)
+                for item in items:
+                    out.append(dump({"push": "event", "seq": item["seq"], "event": item["event"]}))
+                    self._push_from = item["seq"] + 1
+                if not items:
+                    self._push_from = end
+                if self._push_state and self._push_from >= end:
+                    out.append(dump({"push": "state", "next": end, "state": state_of(self.match)}))
+        return out
+
+    def disconnect(self):
+        """The host went away (sim socket closed): drop the subscription; a pending request stays."""
+        self.subscribed = False
+
+
+def _hex(raw):
+    return "".join("%02x" % b for b in raw)
+
+
+# -- the journal, read through the journal engineer's API ------------------------------------------
+
+
+def _first_seq(journal):
+    return journal.first_seq
+
+
+def _next_seq(journal):
+    return journal.next_seq
+
+
+def _read(journal, start, limit):
+    """Up to `limit` events from seq `start` as [{"seq", "event"}]."""
+    out = []
+    for seq, event in journal.read(start, limit):
+        out.append({"seq": seq, "event": event})
+    return out

@@ -1,0 +1,262 @@
+# The link protocol handler: requests, paging, pushes, pending proposals, bad lines (both interpreters).
+import json
+
+from linkfakes import FakeJournal, FakeMatch, FakeSettings
+
+from board.link import MAX_LINE, PAGE_MAX, PROTOCOL, LineReader, Link
+
+
+def make(n_events=0):
+    j = FakeJournal()
+    m = FakeMatch()
+    s = FakeSettings()
+    for i in range(n_events):
+        ev = {"t": "peg", "side": i % 2, "points": 1 + i % 3}
+        m.apply(ev)
+        j.append(ev)
+    link = Link(j, m, board_id=b"\xe6\x61\x41\x04\x03\x2f\x12\x2b", firmware="0.1.0", form="six-card",
+                get_settings=s.get, set_settings=s.set)
+    return link, j, m, s
+
+
+def ask(link, req):
+    line = req if isinstance(req, (str, bytes)) else json.dumps(req)
+    out = link.handle(line)
+    assert len(out) == 1, out
+    assert out[0].endswith(b"\n")
+    return json.loads(out[0])
+
+
+def snapshot(link, j, m, s):
+    return (json.dumps(link._op_state({})), j.next_seq, json.dumps(s.get()), json.dumps(link.pending))
+
+
+def test_hello_names_protocol_firmware_board_and_form():
+    link, j, m, s = make(3)
+    r = ask(link, {"id": 1, "op": "hello"})
+    assert r["ok"] is True and r["id"] == 1
+    assert r["protocol"] == PROTOCOL
+    assert r["firmware"] == "0.1.0"
+    assert r["board"] == "e6614104032f122b"
+    assert r["form"] == "six-card"
+    assert r["first"] == 1 and r["next"] == 4
+    assert r["max_line"] == MAX_LINE
+
+
+def test_string_ids_are_echoed():
+    link = make()[0]
+    assert ask(link, {"id": "a-7", "op": "hello"})["id"] == "a-7"
+
+
+def test_state_is_the_derived_state():
+    link, j, m, s = make(4)
+    r = ask(link, {"id": 2, "op": "state"})
+    st = r["state"]
+    assert st["front"] == m.front and st["back"] == m.back
+    assert st["names"] == ["Ann", "Bob"] and st["target"] == 121
+    assert r["next"] == 5 and r["pending"] is None
+
+
+def test_events_are_paged_from_a_sequence_number():
+    link, j, m, s = make(70)
+    got = []
+    start = 0
+    pages = 0
+    while True:
+        r = ask(link, {"id": pages, "op": "events", "from": start, "limit": 25})
+        got.extend(r["events"])
+        start = r["next"]
+        pages += 1
+        if not r["more"]:
+            break
+    assert pages == 3
+    assert [e["seq"] for e in got] == list(range(1, 71))
+    assert got[0]["event"] == {"t": "peg", "side": 0, "points": 1}
+    r = ask(link, {"id": 9, "op": "events", "from": start})
+    assert r["events"] == [] and r["next"] == 71 and r["more"] is False and r["end"] == 71
+
+
+def test_events_default_page_and_limit_range():
+    link = make(40)[0]
+    assert len(ask(link, {"id": 1, "op": "events"})["events"]) == 32
+    r = ask(link, {"id": 1, "op": "events", "limit": PAGE_MAX + 1})
+    assert r["ok"] is False and r["code"] == "range"
+    r = ask(link, {"id": 1, "op": "events", "limit": 0})
+    assert r["code"] == "range"
+    r = ask(link, {"id": 1, "op": "events", "from": -1})
+    assert r["code"] == "range"
+
+
+def test_wrong_types_are_refused():
+    link, j, m, s = make(5)
+    before = snapshot(link, j, m, s)
+    for req in (
+        {"id": 1, "op": "events", "from": "3"},
+        {"id": 1, "op": "events", "from": True},
+        {"id": 1, "op": "events", "from": 1.5},
+        {"id": 1, "op": "events", "limit": None},
+        {"id": 1, "op": "subscribe", "state": 1},
+        {"id": 1, "op": "settings", "set": [1]},
+        {"id": 1, "op": "propose", "event": "peg"},
+        {"id": 1, "op": "propose", "event": {"side": 0}},
+        {"id": 1, "op": "propose", "event": {"t": "peg"}, "note": 5},
+        {"id": 1, "op": "cancel"},
+        {"id": 1, "op": 3},
+    ):
+        r = ask(link, req)
+        assert r["ok"] is False and r["id"] == 1, req
+        assert r["error"]
+    assert snapshot(link, j, m, s) == before
+
+
+def test_bad_ids_unknown_ops_and_non_objects():
+    link, j, m, s = make(2)
+    before = snapshot(link, j, m, s)
+    cases = (
+        ({"op": "hello"}, "id"),
+        ({"id": None, "op": "hello"}, "id"),
+        ({"id": [1], "op": "hello"}, "id"),
+        ({"id": "x" * 33, "op": "hello"}, "id"),
+        ({"id": 4, "op": "reboot"}, "op"),
+        ({"id": 4}, "op"),
+        ("[1, 2]", "json"),
+        ("42", "json"),
+        ('{"id": 1, "op": "hel', "json"),
+        ("hello", "json"),
+    )
+    for req, code in cases:
+        r = ask(link, req)
+        assert r["ok"] is False and r["code"] == code, (req, r)
+    assert snapshot(link, j, m, s) == before
+
+
+def test_noise_control_characters_and_non_ascii_are_refused():
+    link, j, m, s = make(2)
+    before = snapshot(link, j, m, s)
+    for line in (b"\x03\x03", b"\x01", b'{"id":1,"op":"hello"}\x04', b"\xff\xfe\x00",
+                 b'{"id":1,"op":"h\xc3\xa9llo"}', b"\x80abc", '{"id":1,"op":"caf\u00e9"}'):
+        r = ask(link, line)
+        assert r["ok"] is False and r["code"] in ("control", "encoding"), (line, r)
+    assert snapshot(link, j, m, s) == before
+
+
+def test_over_long_line_is_refused():
+    link = make()[0]
+    line = '{"id":1,"op":"hello","pad":"%s"}' % ("x" * MAX_LINE)
+    r = ask(link, line)
+    assert r["code"] == "too-long"
+    assert ask(link, LineReader.TOO_LONG)["code"] == "too-long"
+
+
+def test_blank_lines_get_no_reply():
+    link = make()[0]
+    assert link.handle(b"") == []
+    assert link.handle(b"  \r") == []
+
+
+def test_line_reader_splits_lines_and_drops_cr():
+    r = LineReader(64)
+    assert r.feed(b'{"id":1,') == []
+    assert r.feed(b'"op":"hello"}\r\n{"id"') == [b'{"id":1,"op":"hello"}']
+    assert r.feed(b":2}\n\n") == [b'{"id":2}', b""]
+
+
+def test_line_reader_discards_an_over_long_line_up_to_its_newline():
+    r = LineReader(16)
+    out = r.feed(b"a" * 40)
+    assert out == []
+    out = r.feed(b"b" * 40 + b"\nok\n")
+    assert out == [LineReader.TOO_LONG, b"ok"]
+    assert r.feed(b"x" * 16 + b"\n") == [b"x" * 16]
+    r.feed(b"half a li")
+    r.reset()
+    assert r.feed(b"fresh\n") == [b"fresh"]
+
+
+def test_subscribe_pushes_new_events_then_state():
+    link, j, m, s = make(3)
+    r = ask(link, {"id": 1, "op": "subscribe", "state": True})
+    assert r["from"] == 4
+    assert link.pushes() == []
+    ev = {"t": "peg", "side": 1, "points": 2}
+    m.apply(ev)
+    j.append(ev)
+    out = [json.loads(x) for x in link.pushes()]
+    assert out[0] == {"push": "event", "seq": 4, "event": ev}
+    assert out[1]["push"] == "state" and out[1]["state"]["front"] == m.front
+    assert link.pushes() == []
+    ask(link, {"id": 2, "op": "unsubscribe"})
+    j.append(ev)
+    assert link.pushes() == []
+
+
+def test_subscribe_from_an_old_seq_sends_the_backlog_in_batches():
+    link, j, m, s = make(20)
+    ask(link, {"id": 1, "op": "subscribe", "from": 1})
+    seqs = []
+    for _ in range(5):
+        seqs.extend(json.loads(x)["seq"] for x in link.pushes())
+    assert seqs == list(range(1, 21))
+
+
+def test_settings_get_and_set_validated_whole():
+    link, j, m, s = make()
+    assert ask(link, {"id": 1, "op": "settings"})["settings"] == {"brightness": 40, "muggins": False}
+    r = ask(link, {"id": 2, "op": "settings", "set": {"brightness": 60}})
+    assert r["ok"] and r["settings"]["brightness"] == 60
+    r = ask(link, {"id": 3, "op": "settings", "set": {"brightness": 10, "volume": 3}})
+    assert r["ok"] is False and r["code"] == "refused" and "volume" in r["error"]
+    assert s.values["brightness"] == 60
+    r = ask(link, {"id": 4, "op": "settings", "set": {"brightness": 1e999}})
+    assert r["ok"] is False
+    assert s.values["brightness"] == 60
+
+
+def test_a_proposal_waits_for_the_board_and_changes_nothing_until_then():
+    link, j, m, s = make(2)
+    before = snapshot(link, j, m, s)
+    ev = {"t": "correct", "side": 0, "points": -2}
+    r = ask(link, {"id": 1, "op": "propose", "event": ev, "note": "overpegged"})
+    pid = r["pending"]
+    assert link.pending == {"pid": pid, "event": ev, "note": "overpegged"}
+    assert j.next_seq == 3 and m.front == json.loads(before[0])["state"]["front"]
+    r = ask(link, {"id": 2, "op": "propose", "event": ev})
+    assert r["ok"] is False and r["code"] == "busy"
+    assert ask(link, {"id": 3, "op": "pending"})["pending"]["pid"] == pid
+    # the board app shows it; OK pressed: the app applies and journals it, then tells the link
+    link.resolve(True)
+    out = [json.loads(x) for x in link.pushes()]
+    assert out == [{"push": "pending", "pid": pid, "status": "applied"}]
+    assert link.pending is None
+
+
+def test_a_refused_or_cancelled_proposal():
+    link = make()[0]
+    pid = ask(link, {"id": 1, "op": "propose", "event": {"t": "correct"}})["pending"]
+    link.resolve(False, "UNDO pressed")
+    assert json.loads(link.pushes()[0]) == {"push": "pending", "pid": pid, "status": "refused",
+                                            "error": "UNDO pressed"}
+    pid = ask(link, {"id": 2, "op": "propose", "event": {"t": "correct"}})["pending"]
+    assert ask(link, {"id": 3, "op": "cancel", "pending": pid + 1})["ok"] is False
+    assert ask(link, {"id": 4, "op": "cancel", "pending": pid})["cancelled"] == pid
+    assert link.pending is None
+    link.resolve(True)  # nothing pending: nothing happens
+    assert link.pushes() == []
+
+
+def test_settings_read_only_without_a_setter():
+    j = FakeJournal()
+    link = Link(j, None, board_id="ab", get_settings=lambda: {"x": 1})
+    r = ask(link, {"id": 1, "op": "settings", "set": {"x": 2}})
+    assert r["code"] == "refused"
+    assert ask(link, {"id": 1, "op": "state"})["state"] is None
+
+
+def test_an_internal_error_is_an_error_reply_not_a_crash():
+    class Broken(FakeJournal):
+        def read(self, start, limit):
+            raise OSError(5)
+
+    link = Link(Broken(), FakeMatch(), board_id="ab")
+    r = ask(link, {"id": 1, "op": "events"})
+    assert r["ok"] is False and r["code"] == "internal"
