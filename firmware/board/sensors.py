@@ -1,0 +1,99 @@
+# Hole sensor bytes (74HC165 chain) -> debounced taps per hole, with chain faults reported, not pegged.
+# A tap is a hole going on: a tap switch pressed, or a magnetic peg set in a hall-switch hole. A hole
+# that stays on is a peg resting there (or a held switch): it was one tap when it came on and never
+# taps again until it has gone off. A chain reading all ones (unplugged), too many holes coming on in
+# one scan (noise), or (for resting pegs) no hole on for a long time is reported once and never
+# turned into taps; when the chain reads sensibly again its reading is taken as the new baseline.
+from array import array
+
+from board import edges
+from board.ticks import add, diff
+
+
+class Sensors:
+    debounce_ms = 30
+    max_new = 3  # more holes than this coming on in one scan is noise, not players
+    silent_ms = 5000  # pegs_rest boards: this long with no hole on means the chain is dead
+
+    def __init__(self, nbytes, bit_hole, ring, pegs_rest=False):
+        """bit_hole[b] is the hole id read by bit b of the chain (bit 7 of byte 0 = bit 0), or -1."""
+        self.nbytes = nbytes
+        self._bit_hole = bit_hole
+        self._ring = ring
+        self.pegs_rest = pegs_rest
+        self.state = bytearray(nbytes)  # debounced reading
+        self._since = array("i", [0] * (nbytes * 8))  # tick of each bit's last debounced edge
+        self.fault = 0  # an edges.FAULT_* while the chain is not believed
+        self._resync = True  # take the next sane reading as the baseline, without taps
+        self._last_on = 0  # tick a hole was last seen on (pegs_rest boards)
+
+    def _report(self, fault):
+        if fault != self.fault:
+            self.fault = fault
+            self._ring.put((edges.SENSOR_FAULT << 10) | fault)
+        self._resync = True
+
+    def update(self, raw, now):
+        """Feed one chain reading (bytearray of nbytes) taken at tick now; taps go to the ring."""
+        n = self.nbytes
+        ones = 0
+        anyon = 0
+        for b in range(n):
+            v = raw[b]
+            if v == 0xFF:
+                ones += 1
+            anyon |= v
+        if ones == n:
+            self._report(edges.FAULT_UNPLUGGED)
+            return
+        if self.pegs_rest:
+            if anyon:
+                self._last_on = now
+            elif diff(now, self._last_on) >= self.silent_ms:
+                self._report(edges.FAULT_SILENT)
+                return
+        state = self.state
+        if self._resync:
+            for b in range(n):
+                state[b] = raw[b]
+            past = add(now, -self.debounce_ms)  # the next scan may already be a tap
+            for i in range(n * 8):
+                self._since[i] = past
+            self._last_on = now
+            self._resync = False
+            if self.fault:
+                self.fault = 0
+                self._ring.put(edges.SENSOR_OK << 10)
+            return
+        new_on = 0
+        for b in range(n):
+            ch = raw[b] ^ state[b]
+            if ch:
+                new_on += _bits(ch & raw[b])
+        if new_on > self.max_new:
+            self._report(edges.FAULT_GLITCH)
+            return
+        for b in range(n):
+            ch = raw[b] ^ state[b]
+            if not ch:
+                continue
+            m = 0x80
+            bit = b * 8
+            while m:
+                if ch & m and diff(now, self._since[bit]) >= self.debounce_ms:
+                    self._since[bit] = now
+                    state[b] ^= m
+                    if raw[b] & m:
+                        hole = self._bit_hole[bit]
+                        if hole >= 0:
+                            self._ring.put((edges.TAP << 10) | hole)
+                m >>= 1
+                bit += 1
+
+
+def _bits(v):
+    c = 0
+    while v:
+        v &= v - 1
+        c += 1
+    return c
