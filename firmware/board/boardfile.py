@@ -1,0 +1,449 @@
+# Loads and checks hardware/board.json, the one description of the board (DESIGN rule 4).
+#
+# API (read these attributes; nothing else in the firmware names a pin or an LED index):
+#   board = load(path_or_dict, name="board.json")  -> Board, or raises BoardFileError naming the field
+#   read(path) -> the raw dict (for tests and tools that edit a copy)
+#
+# Board attributes (plain data; side 0..sides-1, hole 1..120 is index hole-1):
+#   name, id, format                 strings / int from the file
+#   sides                            number of tracks (2 or 3)
+#   pins                             dict role -> GPIO number (or list), exactly as in the file
+#   led_type, led_order              "WS2812B", "GRB" (byte order on the wire)
+#   led_count                        LEDs in all chains together; LED indices are global 0..led_count-1
+#   led_pins[c], led_chains[c]       data pin and LED count of chain c
+#   led_chain_start[c]               first global LED index of chain c (chains are consecutive ranges)
+#   led_power_pin                    GPIO that switches the LED 5 V rail on (high = on), or None
+#   led_track[side][hole-1]          LED under track hole 1..120
+#   led_start[side][0..1]            LEDs under the two start holes
+#   led_game                         LED under the shared game hole (121)
+#   led_record[side][i]              LEDs under the game-record holes (match points), i < record_count
+#   record_count                     game-record holes a side
+#   led_dealer[side]                 the dealer LED of each side
+#   sensor_kind                      "tap" (switch) or "hall" (magnetic pegs)
+#   sensor_chips, sensor_bits        74HC165 chips in the chain, and chips * 8
+#   sensor_spi, sensor_baud          SPI bus id and clock; pins in pins["sensor_*"]
+#   sensor_active_low                True: a pressed/occupied hole reads 0
+#   sensor_track[side][hole-1]       bit of each track hole, sensor_start[side][0..1], sensor_game
+#                                    bit b = byte b // 8 of the SPI read, mask 0x80 >> (b % 8)
+#   sensor_fixed                     list of (bit, level): spare inputs tied to GND (0) or 3V3 (1);
+#                                    a reading that disagrees means the chain is broken or unplugged
+#   key_rows, key_cols               GPIOs of the matrix (rows driven low one at a time, cols pulled up)
+#   key_names                        row-major list, len(key_rows) * len(key_cols); None = no key there
+#   display                          dict: type, i2c, sda, scl, address, width, height, freq
+#   side_names[side], colours[side]  name and (r, g, b) of each side's pegs at full brightness
+#   brightness                       default brightness 0..255
+#   power                            dict: supply_ma, budget_ma, idle_ma_per_led, ma_per_channel,
+#                                    mcu_ma, display_ma (see board/power.py, all estimates)
+#   layout                           dict of physical layout data (mm), see hardware/README.md
+#   position(kind, side, i)          (x, y) in mm of a hole: kind "track" (i = hole 1..120), "start",
+#                                    "record" (i from 0), "dealer", "game" (side, i ignored)
+import json
+
+from cribbage.errors import CribError
+
+KEYS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K",
+        "S", "H", "D", "C", "OK", "UNDO", "MENU")
+TRACK = 120
+# GPIOs brought out on a Pico's header (23, 24, 25 and 29 are used on the board itself).
+PICO_GPIO = tuple(range(23)) + (26, 27, 28)
+# Which GPIO can carry which function of I2C/SPI bus 0 and 1 (RP2040 datasheet, function table).
+_I2C_SDA = ((0, 4, 8, 12, 16, 20), (2, 6, 10, 14, 18, 26))
+_I2C_SCL = ((1, 5, 9, 13, 17, 21), (3, 7, 11, 15, 19, 27))
+_SPI_SCK = ((2, 6, 18), (10, 14, 26))
+_SPI_MOSI = ((3, 7, 19), (11, 15, 27))
+_SPI_MISO = ((0, 4, 16, 20), (8, 12, 28))
+
+
+class BoardFileError(CribError):
+    """The board file is unusable; the message names the file and the field."""
+
+
+def read(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+class _Check:
+    # Collects the validation helpers so every message starts with the file name and the field.
+    def __init__(self, name):
+        self.name = name
+
+    def fail(self, field, what):
+        raise BoardFileError("%s: %s: %s" % (self.name, field, what))
+
+    def get(self, d, key, field):
+        if not isinstance(d, dict):
+            self.fail(field, "must be an object")
+        if key not in d:
+            self.fail(field + "." + key if field else key, "missing")
+        return d[key]
+
+    def int_(self, v, field, lo=None, hi=None):
+        if type(v) is bool or not isinstance(v, int):
+            self.fail(field, "must be a whole number, not %r" % (v,))
+        if (lo is not None and v < lo) or (hi is not None and v > hi):
+            self.fail(field, "%d is out of range %s..%s" % (v, lo, hi))
+        return v
+
+    def num(self, v, field, lo=0.0):
+        if type(v) is bool or not isinstance(v, (int, float)):
+            self.fail(field, "must be a number, not %r" % (v,))
+        if v < lo:
+            self.fail(field, "%r is below %r" % (v, lo))
+        return v
+
+    def str_(self, v, field, choices=None):
+        if not isinstance(v, str):
+            self.fail(field, "must be a string, not %r" % (v,))
+        if choices and v not in choices:
+            self.fail(field, "%r is not one of %s" % (v, ", ".join(choices)))
+        return v
+
+    def list_(self, v, field, n=None):
+        if not isinstance(v, list):
+            self.fail(field, "must be a list, not %r" % (v,))
+        if n is not None and len(v) != n:
+            self.fail(field, "has %d entries, needs %d" % (len(v), n))
+        return v
+
+    def ints(self, v, field, n=None, lo=None, hi=None):
+        self.list_(v, field, n)
+        for i in range(len(v)):
+            self.int_(v[i], "%s[%d]" % (field, i), lo, hi)
+        return v
+
+    def nums(self, v, field, n):
+        self.list_(v, field, n)
+        for i in range(len(v)):
+            self.num(v[i], "%s[%d]" % (field, i), -1e6)
+        return v
+
+
+def _where(entry):
+    # entry = (section, field path tuple) -> "leds.track[0][5]"
+    section, parts = entry
+    s = section
+    for p in parts:
+        s += "[%d]" % p if isinstance(p, int) else "." + p
+    return s
+
+
+class _Claims:
+    # Tracks who uses each LED index / sensor bit / pin so a clash names both users.
+    def __init__(self, chk, section, size, what):
+        self.chk = chk
+        self.section = section
+        self.owner = [None] * size if size else {}
+        self.size = size
+        self.what = what
+
+    def claim(self, value, parts):
+        field = _where((self.section, parts))
+        if self.size and not 0 <= value < self.size:
+            self.chk.fail(field, "%s %d is beyond the chain (0..%d)" % (self.what, value, self.size - 1))
+        prev = self.owner.get(value) if isinstance(self.owner, dict) else self.owner[value]
+        if prev is not None:
+            self.chk.fail(field, "%s %d used twice (also %s)" % (self.what, value, _where(prev)))
+        self.owner[value] = (self.section, parts)
+
+
+class Board:
+    """The checked board definition; see the module comment for the attributes."""
+
+    def __init__(self):
+        # Filled in by load(); listed here so every attribute has one home.
+        self.format = 0
+        self.name = self.id = ""
+        self.sides = self.led_count = self.record_count = self.led_game = 0
+        self.pins = {}
+        self.led_type = self.led_order = ""
+        self.led_pins = []
+        self.led_chains = []
+        self.led_chain_start = []
+        self.led_power_pin = None
+        self.led_track = []
+        self.led_start = []
+        self.led_record = []
+        self.led_dealer = []
+        self.sensor_kind = ""
+        self.sensor_chips = self.sensor_bits = self.sensor_spi = self.sensor_baud = self.sensor_game = 0
+        self.sensor_active_low = True
+        self.sensor_track = []
+        self.sensor_start = []
+        self.sensor_fixed = []
+        self.key_rows = []
+        self.key_cols = []
+        self.key_names = []
+        self.display = {}
+        self.side_names = []
+        self.colours = []
+        self.brightness = 0
+        self.power = {}
+        self.layout = {}
+
+    def position(self, kind, side=0, i=0):
+        lay = self.layout
+        if kind == "track":
+            k = i - 1
+            leg = lay["legs"][k // lay["leg"]]
+            k %= lay["leg"]
+            x = leg["x"] + leg["dir"] * (k * lay["pitch"] + (k // lay["group"]) * lay["group_gap"])
+            return (x, leg["y"] + leg["lanes"][side] * lay["lane_pitch"])
+        if kind == "start":
+            p = lay["start"][side][i]
+            return (p[0], p[1])
+        if kind == "game":
+            return (lay["game"][0], lay["game"][1])
+        if kind == "record":
+            r = lay["record"][side]
+            return (r["x"] + i * r["pitch"], r["y"])
+        if kind == "dealer":
+            p = lay["dealer"][side]
+            return (p[0], p[1])
+        raise BoardFileError("no hole kind %r" % (kind,))
+
+
+def load(src, name="board.json"):
+    """Read (a path) or take (a dict) the board definition, check all of it, return a Board."""
+    if isinstance(src, str):
+        name = src.rsplit("/", 1)[-1]
+        try:
+            src = read(src)
+        except OSError as e:
+            raise BoardFileError("%s: cannot read (%s)" % (name, e))
+        except ValueError as e:
+            raise BoardFileError("%s: not valid JSON (%s)" % (name, e))
+    chk = _Check(name)
+    if not isinstance(src, dict):
+        chk.fail("(top)", "must be a JSON object")
+    b = Board()
+    b.format = chk.int_(chk.get(src, "format", ""), "format", 1, 1)
+    b.name = chk.str_(chk.get(src, "name", ""), "name")
+    b.id = chk.str_(chk.get(src, "id", ""), "id")
+    _pins(chk, src, b)
+    _leds(chk, src, b)
+    _sensors(chk, src, b)
+    _keys(chk, src, b)
+    _display(chk, src, b)
+    _sides(chk, src, b)
+    _power(chk, src, b)
+    _layout(chk, src, b)
+    return b
+
+
+def _pins(chk, src, b):
+    pins = chk.get(src, "pins", "")
+    claims = _Claims(chk, "pins", 0, "GP")
+    known = ("led_data", "led_power", "sensor_sck", "sensor_mosi", "sensor_miso", "sensor_latch",
+             "key_rows", "key_cols", "display_sda", "display_scl")
+    for key in pins:
+        if key not in known:
+            chk.fail("pins." + key, "unknown pin role (known: %s)" % ", ".join(known))
+    for key in known:
+        if key == "led_power" and pins.get(key) is None:
+            continue
+        v = chk.get(pins, key, "pins")
+        vals = v if isinstance(v, list) else [v]
+        for i in range(len(vals)):
+            parts = (key, i) if isinstance(v, list) else (key,)
+            gp = vals[i]
+            chk.int_(gp, _where(("pins", parts)))
+            if gp not in PICO_GPIO:
+                chk.fail(_where(("pins", parts)), "GP%d is not a free Pico GPIO" % gp)
+            claims.claim(gp, parts)
+    for key in ("led_data", "key_rows", "key_cols"):
+        chk.list_(pins[key], "pins." + key)
+    b.pins = pins
+    b.led_pins = pins["led_data"]
+    b.led_power_pin = pins.get("led_power")
+    b.key_rows = pins["key_rows"]
+    b.key_cols = pins["key_cols"]
+
+
+def _side_lists(chk, sec, key, sides, n, claims, base):
+    rows = chk.list_(chk.get(sec, key, base), base + "." + key, sides)
+    for s in range(sides):
+        row = chk.list_(rows[s], "%s.%s[%d]" % (base, key, s), n)
+        for i in range(len(row)):
+            chk.int_(row[i], "%s.%s[%d][%d]" % (base, key, s, i))
+            claims.claim(row[i], (key, s, i))
+    return rows
+
+
+def _leds(chk, src, b):
+    leds = chk.get(src, "leds", "")
+    b.led_type = chk.str_(chk.get(leds, "type", "leds"), "leds.type", ("WS2812B", "SK6812"))
+    b.led_order = chk.str_(chk.get(leds, "order", "leds"), "leds.order", ("GRB", "RGB", "BRG"))
+    chains = chk.ints(chk.get(leds, "chains", "leds"), "leds.chains", None, 1, 1000)
+    if len(chains) != len(b.led_pins):
+        chk.fail("leds.chains", "%d chains but %d pins in pins.led_data" % (len(chains), len(b.led_pins)))
+    b.led_chains = chains
+    b.led_chain_start = []
+    n = 0
+    for c in chains:
+        b.led_chain_start.append(n)
+        n += c
+    b.led_count = n
+    track = chk.list_(chk.get(leds, "track", "leds"), "leds.track")
+    if len(track) not in (2, 3):
+        chk.fail("leds.track", "has %d tracks, needs 2 or 3" % len(track))
+    b.sides = sides = len(track)
+    claims = _Claims(chk, "leds", n, "LED")
+    b.led_track = _side_lists(chk, leds, "track", sides, TRACK, claims, "leds")
+    b.led_start = _side_lists(chk, leds, "start", sides, 2, claims, "leds")
+    rec = chk.get(leds, "record", "leds")
+    b.record_count = len(rec[0]) if isinstance(rec, list) and rec and isinstance(rec[0], list) else 0
+    if not 1 <= b.record_count <= 30:
+        chk.fail("leds.record[0]", "needs 1..30 game-record holes")
+    b.led_record = _side_lists(chk, leds, "record", sides, b.record_count, claims, "leds")
+    b.led_dealer = chk.ints(chk.get(leds, "dealer", "leds"), "leds.dealer", sides)
+    for s in range(sides):
+        claims.claim(b.led_dealer[s], ("dealer", s))
+    b.led_game = chk.int_(chk.get(leds, "game", "leds"), "leds.game")
+    claims.claim(b.led_game, ("game",))
+    unused = [i for i in range(n) if claims.owner[i] is None]
+    if unused:
+        chk.fail("leds.chains", "%d LEDs in the chains are not mapped to any hole (first: LED %d)"
+                 % (len(unused), unused[0]))
+
+
+def _sensors(chk, src, b):
+    sen = chk.get(src, "sensors", "")
+    b.sensor_kind = chk.str_(chk.get(sen, "kind", "sensors"), "sensors.kind", ("tap", "hall"))
+    b.sensor_chips = chk.int_(chk.get(sen, "chips", "sensors"), "sensors.chips", 1, 128)
+    b.sensor_bits = b.sensor_chips * 8
+    b.sensor_spi = chk.int_(chk.get(sen, "spi", "sensors"), "sensors.spi", 0, 1)
+    b.sensor_baud = chk.int_(chk.get(sen, "baud", "sensors"), "sensors.baud", 10000, 10000000)
+    act = chk.get(sen, "active_low", "sensors")
+    if type(act) is not bool:
+        chk.fail("sensors.active_low", "must be true or false")
+    b.sensor_active_low = act
+    bus = b.sensor_spi
+    for role, table in (("sensor_sck", _SPI_SCK), ("sensor_mosi", _SPI_MOSI), ("sensor_miso", _SPI_MISO)):
+        if b.pins[role] not in table[bus]:
+            chk.fail("pins." + role, "GP%d cannot be %s of SPI%d (use one of %s)"
+                     % (b.pins[role], role[7:].upper(), bus, table[bus]))
+    claims = _Claims(chk, "sensors", b.sensor_bits, "sensor bit")
+    b.sensor_track = _side_lists(chk, sen, "track", b.sides, TRACK, claims, "sensors")
+    b.sensor_start = _side_lists(chk, sen, "start", b.sides, 2, claims, "sensors")
+    b.sensor_game = chk.int_(chk.get(sen, "game", "sensors"), "sensors.game")
+    claims.claim(b.sensor_game, ("game",))
+    fixed = chk.list_(chk.get(sen, "fixed", "sensors"), "sensors.fixed")
+    b.sensor_fixed = []
+    for i in range(len(fixed)):
+        pair = chk.ints(fixed[i], "sensors.fixed[%d]" % i, 2)
+        chk.int_(pair[1], "sensors.fixed[%d][1]" % i, 0, 1)
+        claims.claim(pair[0], ("fixed", i, 0))
+        b.sensor_fixed.append((pair[0], pair[1]))
+
+
+def _keys(chk, src, b):
+    keys = chk.get(src, "keys", "")
+    rows = chk.list_(chk.get(keys, "names", "keys"), "keys.names", len(b.key_rows))
+    names = []
+    seen = {}
+    for r in range(len(rows)):
+        row = chk.list_(rows[r], "keys.names[%d]" % r, len(b.key_cols))
+        for c in range(len(row)):
+            k = row[c]
+            field = "keys.names[%d][%d]" % (r, c)
+            if k is not None:
+                if k not in KEYS:
+                    chk.fail(field, "unknown key %r (known: %s)" % (k, " ".join(KEYS)))
+                if k in seen:
+                    chk.fail(field, "key %r used twice (also %s)" % (k, seen[k]))
+                seen[k] = field
+            names.append(k)
+    for k in KEYS:
+        if k not in seen:
+            chk.fail("keys.names", "key %r is missing" % k)
+    b.key_names = names
+
+
+def _display(chk, src, b):
+    d = chk.get(src, "display", "")
+    chk.str_(chk.get(d, "type", "display"), "display.type", ("SSD1306",))
+    bus = chk.int_(chk.get(d, "i2c", "display"), "display.i2c", 0, 1)
+    chk.int_(chk.get(d, "address", "display"), "display.address", 8, 119)
+    chk.int_(chk.get(d, "width", "display"), "display.width", 64, 128)
+    chk.int_(chk.get(d, "height", "display"), "display.height", 32, 64)
+    chk.int_(chk.get(d, "freq", "display"), "display.freq", 10000, 1000000)
+    for role, table in (("display_sda", _I2C_SDA), ("display_scl", _I2C_SCL)):
+        if b.pins[role] not in table[bus]:
+            chk.fail("pins." + role, "GP%d cannot be %s of I2C%d (use one of %s)"
+                     % (b.pins[role], role[8:].upper(), bus, table[bus]))
+    b.display = {"type": d["type"], "i2c": bus, "sda": b.pins["display_sda"], "scl": b.pins["display_scl"],
+                 "address": d["address"], "width": d["width"], "height": d["height"], "freq": d["freq"]}
+
+
+def _sides(chk, src, b):
+    sides = chk.get(src, "sides", "")
+    names = chk.list_(chk.get(sides, "names", "sides"), "sides.names", b.sides)
+    for i in range(len(names)):
+        chk.str_(names[i], "sides.names[%d]" % i)
+    cols = chk.list_(chk.get(sides, "colours", "sides"), "sides.colours", b.sides)
+    b.colours = []
+    for i in range(len(cols)):
+        rgb = chk.ints(cols[i], "sides.colours[%d]" % i, 3, 0, 255)
+        b.colours.append((rgb[0], rgb[1], rgb[2]))
+    b.side_names = names
+    b.brightness = chk.int_(chk.get(src, "brightness", ""), "brightness", 1, 255)
+
+
+def _power(chk, src, b):
+    p = chk.get(src, "power", "")
+    for key in ("supply_ma", "budget_ma", "idle_ma_per_led", "ma_per_channel", "mcu_ma", "display_ma"):
+        chk.num(chk.get(p, key, "power"), "power." + key)
+    if p["budget_ma"] > p["supply_ma"]:
+        chk.fail("power.budget_ma", "%r mA is more than the supply's %r mA"
+                 % (p["budget_ma"], p["supply_ma"]))
+    fixed = p["mcu_ma"] + p["display_ma"] + p["idle_ma_per_led"] * b.led_count
+    if p["budget_ma"] < fixed:
+        chk.fail("power.budget_ma", "%r mA does not cover the Pico, the display and the idle draw of %d LEDs "
+                 "(%d mA estimated)" % (p["budget_ma"], b.led_count, int(fixed + 0.999)))
+    b.power = p
+
+
+def _layout(chk, src, b):
+    lay = chk.get(src, "layout", "")
+    chk.str_(chk.get(lay, "units", "layout"), "layout.units", ("mm",))
+    chk.nums(chk.get(lay, "board", "layout"), "layout.board", 2)
+    for key in ("hole_d", "pitch", "group_gap", "lane_pitch", "corner_radius"):
+        chk.num(chk.get(lay, key, "layout"), "layout." + key)
+    chk.int_(chk.get(lay, "group", "layout"), "layout.group", 1, 30)
+    leg = chk.int_(chk.get(lay, "leg", "layout"), "layout.leg", 1, TRACK)
+    if TRACK % leg:
+        chk.fail("layout.leg", "%d does not divide the %d track holes" % (leg, TRACK))
+    legs = chk.list_(chk.get(lay, "legs", "layout"), "layout.legs", TRACK // leg)
+    for i in range(len(legs)):
+        f = "layout.legs[%d]" % i
+        chk.num(chk.get(legs[i], "x", f), f + ".x", -1e6)
+        chk.num(chk.get(legs[i], "y", f), f + ".y", -1e6)
+        chk.int_(chk.get(legs[i], "dir", f), f + ".dir", -1, 1)
+        chk.ints(chk.get(legs[i], "lanes", f), f + ".lanes", b.sides, 0, 2)
+    starts = chk.list_(chk.get(lay, "start", "layout"), "layout.start", b.sides)
+    for s in range(b.sides):
+        pts = chk.list_(starts[s], "layout.start[%d]" % s, 2)
+        for i in range(2):
+            chk.nums(pts[i], "layout.start[%d][%d]" % (s, i), 2)
+    chk.nums(chk.get(lay, "game", "layout"), "layout.game", 2)
+    recs = chk.list_(chk.get(lay, "record", "layout"), "layout.record", b.sides)
+    for s in range(b.sides):
+        for key in ("x", "y", "pitch"):
+            chk.num(chk.get(recs[s], key, "layout.record[%d]" % s), "layout.record[%d].%s" % (s, key), -1e6)
+    deal = chk.list_(chk.get(lay, "dealer", "layout"), "layout.dealer", b.sides)
+    for s in range(b.sides):
+        chk.nums(deal[s], "layout.dealer[%d]" % s, 2)
+    keys = chk.get(lay, "keys", "layout")
+    for key in ("x", "y", "pitch", "cutout"):
+        chk.num(chk.get(keys, key, "layout.keys"), "layout.keys." + key)
+    disp = chk.get(lay, "display", "layout")
+    for key in ("x", "y", "w", "h"):
+        chk.num(chk.get(disp, key, "layout.display"), "layout.display." + key)
+    chk.nums(chk.get(disp, "module", "layout.display"), "layout.display.module", 4)
+    mnt = chk.get(lay, "mounting", "layout")
+    chk.num(chk.get(mnt, "d", "layout.mounting"), "layout.mounting.d")
+    at = chk.list_(chk.get(mnt, "at", "layout.mounting"), "layout.mounting.at")
+    for i in range(len(at)):
+        chk.nums(at[i], "layout.mounting.at[%d]" % i, 2)
+    b.layout = lay

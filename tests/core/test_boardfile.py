@@ -1,0 +1,191 @@
+# The board file: the reference validates, and each kind of mistake is refused naming the field.
+from board.boardfile import KEYS, BoardFileError, load, read
+from check import message, raises
+
+
+def _path():
+    here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+    return here + "/../../hardware/board.json"
+
+
+def _refused(mutate):
+    raw = read(_path())
+    mutate(raw)
+    return message(raises(BoardFileError, load, raw))
+
+
+def test_reference_validates():
+    b = load(_path())
+    assert b.sides == 3
+    assert b.led_count == sum(b.led_chains) == 397
+    assert b.led_chain_start == [0, 133, 265]
+    assert len(b.led_pins) == len(b.led_chains)
+    assert b.record_count == 9
+    assert len(b.key_names) == len(b.key_rows) * len(b.key_cols) == 20
+    assert sorted(n for n in b.key_names if n) == sorted(KEYS)
+    assert b.sensor_bits == b.sensor_chips * 8 == 384
+    assert b.display["address"] == 0x3C and b.display["width"] == 128
+    assert len(b.colours) == 3 and len(b.colours[0]) == 3
+    assert 1 <= b.brightness <= 255
+
+
+def test_every_hole_has_one_led_and_one_sensor():
+    b = load(_path())
+    leds = [b.led_game] + b.led_dealer
+    bits = [b.sensor_game]
+    for s in range(b.sides):
+        leds += b.led_track[s] + b.led_start[s] + b.led_record[s]
+        bits += b.sensor_track[s] + b.sensor_start[s]
+        assert len(b.led_track[s]) == len(b.sensor_track[s]) == 120
+    assert sorted(leds) == list(range(b.led_count))
+    assert len(set(bits + [bit for bit, _ in b.sensor_fixed])) == len(bits) + len(b.sensor_fixed)
+    assert max(bits) < b.sensor_bits
+
+
+def test_loading_a_dict_names_board_json():
+    b = load(read(_path()))
+    assert b.led_game == b.led_track[0][-1] + 1
+
+
+def test_positions_follow_the_legs():
+    b = load(_path())
+    lay = b.layout
+    x1, y1 = b.position("track", 0, 1)
+    x2, _ = b.position("track", 0, 2)
+    x6, _ = b.position("track", 0, 6)
+    assert x2 - x1 == lay["pitch"]
+    assert x6 - x1 == 5 * lay["pitch"] + lay["group_gap"]
+    # the second leg runs back the other way
+    assert b.position("track", 0, 32)[0] < b.position("track", 0, 31)[0]
+    assert b.position("track", 1, 1)[1] - y1 == lay["lane_pitch"]
+
+
+def test_led_used_twice_names_both_fields():
+    def m(raw):
+        raw["leds"]["track"][1][37] = raw["leds"]["track"][0][5]
+
+    msg = _refused(m)
+    assert msg.startswith("board.json: leds.track[1][37]: LED 17 used twice"), msg
+    assert "leds.track[0][5]" in msg
+
+
+def test_led_beyond_chain():
+    def m(raw):
+        raw["leds"]["game"] = 397
+
+    msg = _refused(m)
+    assert "leds.game" in msg and "beyond the chain" in msg, msg
+
+
+def test_chain_too_long_leaves_unmapped_leds():
+    def m(raw):
+        raw["leds"]["chains"][2] += 1
+
+    assert "leds.chains" in _refused(m)
+
+
+def test_pin_used_twice():
+    def m(raw):
+        raw["pins"]["key_cols"][2] = 7
+
+    msg = _refused(m)
+    assert "pins.key_cols[2]" in msg and "used twice" in msg and "pins.key_rows[1]" in msg, msg
+
+
+def test_pin_not_on_the_header():
+    def m(raw):
+        raw["pins"]["led_power"] = 25
+
+    assert "pins.led_power" in _refused(m)
+
+
+def test_pin_wrong_bus_function():
+    def m(raw):
+        raw["pins"]["display_sda"] = 5
+
+    assert "pins.display_sda" in _refused(m)
+
+
+def test_hole_with_no_led():
+    def m(raw):
+        raw["leds"]["track"][2].pop()
+
+    msg = _refused(m)
+    assert "leds.track[2]" in msg and "120" in msg, msg
+
+
+def test_hole_with_no_sensor():
+    def m(raw):
+        del raw["sensors"]["game"]
+
+    assert "sensors.game: missing" in _refused(m)
+
+
+def test_sensor_bit_twice_and_beyond():
+    def twice(raw):
+        raw["sensors"]["start"][1][0] = raw["sensors"]["track"][0][0]
+
+    msg = _refused(twice)
+    assert "sensors.start[1][0]" in msg and "used twice" in msg and "sensors.track[0][0]" in msg, msg
+
+    def beyond(raw):
+        raw["sensors"]["track"][2][119] = 384
+
+    msg = _refused(beyond)
+    assert "sensors.track[2][119]" in msg and "beyond" in msg, msg
+
+
+def test_unknown_and_missing_keys():
+    def unknown(raw):
+        raw["keys"]["names"][0][0] = "ACE"
+
+    msg = _refused(unknown)
+    assert "keys.names[0][0]" in msg and "unknown key" in msg, msg
+
+    def missing(raw):
+        raw["keys"]["names"][2][3] = None
+
+    assert "'MENU' is missing" in _refused(missing)
+
+    def twice(raw):
+        raw["keys"]["names"][2][3] = "OK"
+
+    assert "keys.names[3][4]" in _refused(twice)
+
+
+def test_wrong_lengths_and_types():
+    def short_row(raw):
+        raw["keys"]["names"][1] = raw["keys"]["names"][1][:4]
+
+    assert "keys.names[1]" in _refused(short_row)
+
+    def bad_type(raw):
+        raw["leds"]["track"][0][3] = "15"
+
+    assert "leds.track[0][3]: must be a whole number" in _refused(bad_type)
+
+    def bool_pin(raw):
+        raw["pins"]["sensor_latch"] = True
+
+    assert "pins.sensor_latch" in _refused(bool_pin)
+
+    def colour(raw):
+        raw["sides"]["colours"][1] = [0, 300, 0]
+
+    assert "sides.colours[1][1]" in _refused(colour)
+
+
+def test_power_budget_must_cover_idle_draw():
+    def m(raw):
+        raw["power"]["budget_ma"] = 300
+
+    msg = _refused(m)
+    assert "power.budget_ma" in msg and "idle" in msg, msg
+
+
+def test_missing_section_and_bad_file():
+    def m(raw):
+        del raw["display"]
+
+    assert _refused(m) == "board.json: display: missing"
+    assert "cannot read" in message(raises(BoardFileError, load, "/nonexistent/board.json"))
