@@ -131,7 +131,7 @@ class FakeHal:
         self.now = start_ms % PERIOD
         self.leds = FakeLeds(board_def.led_count)
         self.keys = FakeKeys(list(board_def.key_names))
-        self.sensors = FakeSensors(board_def.sensor_bytes)
+        self.sensors = FakeSensors(board_def.sensor_bits // 8)
         self.display = FakeDisplay()
         self.link = FakeLink()
         self.storage_dir = storage_dir or scratch_dir()

@@ -3,7 +3,9 @@
 # that stays on is a peg resting there (or a held switch): it was one tap when it came on and never
 # taps again until it has gone off. A chain reading all ones (unplugged), too many holes coming on in
 # one scan (noise), or (for resting pegs) no hole on for a long time is reported once and never
-# turned into taps; when the chain reads sensibly again its reading is taken as the new baseline.
+# turned into taps; spare inputs tied to a known level (the board file's sensor_fixed) catch a chain
+# that reads all zeros or garbage. When the chain reads sensibly again, that reading is the new
+# baseline.
 from array import array
 
 from board import edges
@@ -15,9 +17,16 @@ class Sensors:
     max_new = 3  # more holes than this coming on in one scan is noise, not players
     silent_ms = 5000  # pegs_rest boards: this long with no hole on means the chain is dead
 
-    def __init__(self, nbytes, bit_hole, ring, pegs_rest=False):
-        """bit_hole[b] is the hole id read by bit b of the chain (bit 7 of byte 0 = bit 0), or -1."""
+    def __init__(self, nbytes, bit_hole, ring, pegs_rest=False, fixed=()):
+        """bit_hole[b] is the hole id read by bit b of the chain (bit 7 of byte 0 = bit 0), or -1.
+
+        fixed: (bit, level) of spare inputs tied to a known level, as read (1 = set); a reading that
+        disagrees is a broken or unplugged chain.
+        """
         self.nbytes = nbytes
+        self._fixed_byte = bytearray(b // 8 for b, _ in fixed)
+        self._fixed_mask = bytearray(0x80 >> (b % 8) for b, _ in fixed)
+        self._fixed_want = bytearray((0x80 >> (b % 8)) if level else 0 for b, level in fixed)
         self._bit_hole = bit_hole
         self._ring = ring
         self.pegs_rest = pegs_rest
@@ -43,7 +52,12 @@ class Sensors:
             if v == 0xFF:
                 ones += 1
             anyon |= v
-        if ones == n:
+        bad = ones == n
+        fb = self._fixed_byte
+        for i in range(len(fb)):
+            if raw[fb[i]] & self._fixed_mask[i] != self._fixed_want[i]:
+                bad = True
+        if bad:
             self._report(edges.FAULT_UNPLUGGED)
             return
         if self.pegs_rest:
@@ -97,3 +111,32 @@ def _bits(v):
         v &= v - 1
         c += 1
     return c
+
+
+# Hole ids in edges: side * 128 + hole, hole 1..120 on the track, 0 for a start hole, GAME for the
+# game hole (shared, so its side part is 0).
+GAME = 127
+
+
+def hole_id(side, hole):
+    return side * 128 + hole
+
+
+def from_board(board_def, ring, present_is_set=True):
+    """Sensors for a board definition (boardfile.Board).
+
+    present_is_set: the HAL hands over bits with 1 = peg/tap present (the HAL contract), so an
+    active-low chain has already been inverted, its tied inputs too.
+    """
+    bit_hole = array("h", [-1] * board_def.sensor_bits)
+    for side in range(board_def.sides):
+        for i, bit in enumerate(board_def.sensor_track[side]):
+            bit_hole[bit] = hole_id(side, i + 1)
+        for bit in board_def.sensor_start[side]:
+            bit_hole[bit] = hole_id(side, 0)
+    bit_hole[board_def.sensor_game] = GAME
+    flip = 1 if (present_is_set and board_def.sensor_active_low) else 0
+    fixed = [(bit, level ^ flip) for bit, level in board_def.sensor_fixed]
+    return Sensors(
+        board_def.sensor_bits // 8, bit_hole, ring, pegs_rest=board_def.sensor_kind == "hall", fixed=fixed
+    )

@@ -99,3 +99,14 @@ def test_all_zeros_is_normal_for_tap_switches():
         s.update(_raw(4), add(T0, ms))
     assert _drain(ring) == []
     assert s.fault == 0
+
+
+def test_tied_inputs_catch_a_chain_reading_all_zeros():
+    ring = edges.Ring(8)
+    bit_hole = array("h", [b for b in range(32)])
+    s = Sensors(4, bit_hole, ring, fixed=[(30, 1), (31, 0)])
+    s.update(_raw(4, 30), T0)
+    s.update(_raw(4, 30, 4), add(T0, 50))
+    s.update(_raw(4), add(T0, 100))  # all zeros: bit 30 should read 1
+    s.update(_raw(4, 5), add(T0, 200))  # still wrong, and no tap comes of hole 5
+    assert _drain(ring) == [(edges.TAP, 4), (edges.SENSOR_FAULT, edges.FAULT_UNPLUGGED)]
