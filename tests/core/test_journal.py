@@ -1,0 +1,390 @@
+# The flash journal on a plain folder: record format, replay, torn and corrupt records, compaction, versions.
+import os
+
+from board.crc import crc32, table_crc32
+from board.journal import Journal, JournalError, JournalVersionError
+from check import message, raises
+
+EVENTS = ['{"t":"cut","side":0}', '{"t":"peg","side":1,"pts":2}', '{"t":"peg","side":0,"pts":31}']
+
+
+def _tmpdir():
+    try:
+        import tempfile
+
+        return tempfile.mkdtemp(prefix="cribjournal-")
+    except ImportError:  # MicroPython: no tempfile, but the unix port's os has urandom and mkdir
+        import binascii
+
+        d = "/tmp/cribjournal-" + binascii.hexlify(os.urandom(6)).decode()
+        os.mkdir(d)
+        return d
+
+
+def _remove_tree(d):
+    for name in os.listdir(d):
+        os.remove(d + "/" + name)
+    os.rmdir(d)
+
+
+def _read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def _write(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def _exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
+
+
+class _Tmp:
+    """A fresh folder with a journal path in it; removed again by done()."""
+
+    def __init__(self):
+        self.dir = _tmpdir()
+        self.path = self.dir + "/journal.log"
+
+    def journal(self, events=(), **kw):
+        j = Journal(self.path, **kw)
+        j.open()
+        for e in events:
+            j.append(e)
+        return j
+
+    def replay(self):
+        got = []
+        j = Journal(self.path)
+        report = j.open(got.append)
+        j.close()
+        return got, report
+
+    def done(self):
+        _remove_tree(self.dir)
+
+
+def test_crc32_table_agrees_with_binascii_and_zlib_check_value():
+    assert crc32(b"123456789") == 0xCBF43926 == table_crc32(b"123456789")
+    for data, start in ((b"", 0), (b"a", 7), (EVENTS[2].encode(), 123456), (bytes(range(256)), 0xFFFFFFFF)):
+        assert crc32(data, start) == table_crc32(data, start)
+
+
+def test_new_journal_appends_and_replays_in_order():
+    t = _Tmp()
+    try:
+        j = Journal(t.path)
+        report = j.open()
+        assert report.ok and report.kept == 0 and report.next_seq == 1 and "new journal" in report.notes
+        assert [j.append(e) for e in EVENTS] == [1, 2, 3]
+        j.close()
+        got, report = t.replay()
+        assert got == EVENTS
+        assert report.ok and report.kept == 3 and report.first_seq == 1 and report.next_seq == 4
+        assert report.notes == []
+    finally:
+        t.done()
+
+
+def test_file_format_is_header_then_seq_crc_payload_lines():
+    t = _Tmp()
+    try:
+        t.journal(EVENTS[:2]).close()
+        lines = _read(t.path).split(b"\n")
+        assert lines[0] == b"cribboard-journal 1 first 1"
+        seq, crc, payload = lines[2].split(b" ", 2)
+        assert seq == b"2" and payload == EVENTS[1].encode()
+        assert int(crc, 16) == table_crc32(payload, 2) and len(crc) == 8
+        assert lines[3] == b""  # every record ends with a newline
+    finally:
+        t.done()
+
+
+def test_utf8_payload_round_trips():
+    t = _Tmp()
+    try:
+        t.journal(['{"names":["Zoë","Łukasz"]}']).close()
+        assert t.replay()[0] == ['{"names":["Zoë","Łukasz"]}']
+    finally:
+        t.done()
+
+
+def test_torn_last_record_at_every_byte_is_dropped_and_reported():
+    t = _Tmp()
+    try:
+        t.journal(EVENTS).close()
+        whole = _read(t.path)
+        last_start = whole.rindex(b"\n", 0, len(whole) - 1) + 1
+        for cut in range(last_start + 1, len(whole)):
+            _write(t.path, whole[:cut])
+            if _exists(t.path + ".bad"):
+                os.remove(t.path + ".bad")
+            got, report = t.replay()
+            assert got == EVENTS[:2], cut
+            assert report.dropped == 1 and report.dropped_bytes == cut - last_start
+            assert report.bad_seq == 3 and report.reason == "torn last record" and report.next_seq == 3
+            assert _read(t.path) == whole[:last_start]  # the journal is back to its good prefix
+            assert _read(t.path + ".bad").endswith(whole[last_start:cut] + b"\n")
+    finally:
+        t.done()
+
+
+def test_after_a_torn_record_the_journal_continues_cleanly():
+    t = _Tmp()
+    try:
+        t.journal(EVENTS).close()
+        whole = _read(t.path)
+        _write(t.path, whole[:-5])
+        j = Journal(t.path)
+        assert j.open().dropped == 1
+        assert j.append("again") == 3
+        j.close()
+        got, report = t.replay()
+        assert got == EVENTS[:2] + ["again"] and report.ok
+    finally:
+        t.done()
+
+
+def test_bad_record_in_the_middle_keeps_the_prefix_and_sets_the_rest_aside():
+    t = _Tmp()
+    try:
+        events = ["e%d" % i for i in range(1, 6)]
+        t.journal(events).close()
+        whole = _read(t.path)
+        at = whole.index(b"e2")
+        _write(t.path, whole[:at] + b"E" + whole[at + 1 :])  # one flipped byte in record 2
+        got, report = t.replay()
+        assert got == ["e1"]
+        assert report.bad_seq == 2 and report.reason == "checksum mismatch"
+        assert report.dropped == 4 and report.tail_valid == 3 and report.next_seq == 2
+        assert report.dropped_bytes == len(whole) - whole.index(b"2 ", whole.index(b"e1"))
+        bad = _read(t.path + ".bad").split(b"\n")
+        assert bad[0].startswith(b"# set aside at open: from seq 2, 4 records")
+        assert bad[1].endswith(b" E2") and bad[4].endswith(b" e5") and bad[5] == b""
+        assert "from seq 2" in str(report) and "checksum mismatch" in str(report)
+    finally:
+        t.done()
+
+
+def test_seq_gap_and_repeat_are_corruption():
+    for wrong in (4, 2):
+        t = _Tmp()
+        try:
+            t.journal(EVENTS[:2]).close()
+            with open(t.path, "ab") as f:
+                f.write(b"%d %08x x\n" % (wrong, table_crc32(b"x", wrong)))
+            got, report = t.replay()
+            assert got == EVENTS[:2]
+            assert report.reason == "seq %d where 3 was due" % wrong and report.tail_valid == 1
+        finally:
+            t.done()
+
+
+def test_garbage_lines_never_crash_the_replay():
+    for junk in (b"\n", b"\xff\xff\xff\xff", b"3\n", b"3 zzzzzzzz x\n", b"3 1234 x\n", b" 3 00000000 x\n"):
+        t = _Tmp()
+        try:
+            t.journal(EVENTS[:2]).close()
+            with open(t.path, "ab") as f:
+                f.write(junk)
+            got, report = t.replay()
+            assert got == EVENTS[:2] and report.dropped == 1 and report.bad_seq == 3, junk
+        finally:
+            t.done()
+
+
+def test_unknown_schema_version_is_refused_and_left_alone():
+    t = _Tmp()
+    try:
+        data = b"cribboard-journal 2 first 1\n1 00000000 whatever\n"
+        _write(t.path, data)
+        e = raises(JournalVersionError, Journal(t.path).open)
+        assert "version 2" in message(e) and "version 1 only" in message(e)
+        assert _read(t.path) == data
+        j = Journal(t.path)
+        assert j.set_aside() == t.path + ".old"
+        assert j.open().notes == ["new journal"]
+        j.close()
+        assert _read(t.path + ".old") == data
+    finally:
+        t.done()
+
+
+def test_a_file_that_is_not_a_journal_is_refused():
+    m = b"cribboard-journal"
+    headers = (b"", b"hello\n", m, m + b" x first 1\n", m + b" 1\n")
+    for data in headers:
+        t = _Tmp()
+        try:
+            _write(t.path, data)
+            e = raises(JournalError, Journal(t.path).open)
+            assert not isinstance(e, JournalVersionError) and t.path in message(e)
+            assert _read(t.path) == data
+        finally:
+            t.done()
+
+
+def test_append_refuses_multiline_and_non_text_payloads():
+    t = _Tmp()
+    try:
+        j = t.journal(EVENTS[:1])
+        for bad in ("a\nb", "a\rb", b"bytes", 5):
+            raises(JournalError, j.append, bad)
+        assert j.append("ok") == 2
+        j.close()
+        assert t.replay()[0] == EVENTS[:1] + ["ok"]
+    finally:
+        t.done()
+
+
+def test_compaction_to_a_snapshot_continues_the_seqs():
+    t = _Tmp()
+    try:
+        j = t.journal(EVENTS)
+        j.compact(['{"t":"snapshot"}'])
+        assert j.first_seq == 4 and j.next_seq == 5
+        assert j.append("after") == 5
+        j.close()
+        got, report = t.replay()
+        assert got == ['{"t":"snapshot"}', "after"] and report.first_seq == 4 and report.next_seq == 6
+        assert not _exists(t.path + ".tmp")
+    finally:
+        t.done()
+
+
+def test_compaction_keeping_the_last_events_keeps_their_seqs():
+    t = _Tmp()
+    try:
+        j = t.journal(EVENTS)
+        j.compact(EVENTS[1:], first_seq=2)
+        j.close()
+        assert list(Journal(t.path).records()) == [(2, EVENTS[1]), (3, EVENTS[2])]
+        j = Journal(t.path)
+        j.open()
+        j.compact([])  # end of match: nothing kept
+        assert j.append("next match") == 4
+        j.close()
+        assert list(Journal(t.path).records()) == [(4, "next match")]
+    finally:
+        t.done()
+
+
+def test_compaction_that_would_reuse_seqs_or_has_a_bad_payload_changes_nothing():
+    t = _Tmp()
+    try:
+        j = t.journal(EVENTS)
+        before = _read(t.path)
+        e = raises(JournalError, j.compact, ["a"], 1)
+        assert "never reused" in message(e)
+        raises(JournalError, j.compact, ["fine", "two\nlines"])
+        raises(JournalError, j.compact, [], 0)
+        assert _read(t.path) == before and not _exists(t.path + ".tmp")
+        assert j.append("still works") == 4
+        j.close()
+    finally:
+        t.done()
+
+
+def test_needs_compaction_when_the_file_passes_max_bytes():
+    t = _Tmp()
+    try:
+        j = t.journal(max_bytes=100)
+        j.append("x" * 40)
+        assert not j.needs_compaction
+        j.append("x" * 40)
+        assert j.needs_compaction and j.size == len(_read(t.path))
+        j.compact([])
+        assert not j.needs_compaction
+        j.close()
+    finally:
+        t.done()
+
+
+def test_leftover_temp_file_of_an_interrupted_compaction_is_removed():
+    t = _Tmp()
+    try:
+        t.journal(EVENTS).close()
+        _write(t.path + ".tmp", b"cribboard-journal 1 first 4\n4 000")
+        got, report = t.replay()
+        assert got == EVENTS and report.ok and report.notes == ["removed an unfinished compaction"]
+        assert not _exists(t.path + ".tmp")
+    finally:
+        t.done()
+
+
+def test_a_record_the_game_refuses_is_set_aside_like_corruption():
+    t = _Tmp()
+    try:
+        t.journal(EVENTS).close()
+        seen = []
+
+        def apply(payload):
+            if "31" in payload:
+                raise ValueError("over 31")
+            seen.append(payload)
+
+        j = Journal(t.path)
+        report = j.open(apply)
+        j.close()
+        assert seen == EVENTS[:2] and report.bad_seq == 3 and report.reason == "refused: over 31"
+        assert report.dropped == 1 and report.tail_valid == 1
+    finally:
+        t.done()
+
+
+def test_a_bug_in_apply_propagates_and_sets_nothing_aside():
+    t = _Tmp()
+    try:
+        t.journal(EVENTS).close()
+        before = _read(t.path)
+
+        def apply(payload):
+            raise RuntimeError("bug")
+
+        raises(RuntimeError, Journal(t.path).open, apply)
+        assert _read(t.path) == before and not _exists(t.path + ".bad")
+    finally:
+        t.done()
+
+
+def test_records_from_a_seq():
+    t = _Tmp()
+    try:
+        t.journal(EVENTS).close()
+        j = Journal(t.path)
+        assert list(j.records(2)) == [(2, EVENTS[1]), (3, EVENTS[2])]
+        assert list(j.records(9)) == []
+    finally:
+        t.done()
+
+
+class _FailingFile:
+    def write(self, data):
+        raise OSError(28)  # ENOSPC
+
+    def close(self):
+        pass
+
+
+def test_a_failed_append_closes_the_journal_until_it_is_opened_again():
+    t = _Tmp()
+    try:
+        j = t.journal(EVENTS[:1])
+        real = j._f
+        j._f = _FailingFile()
+        raises(OSError, j.append, "lost")
+        real.close()
+        e = raises(JournalError, j.append, "later")
+        assert "open()" in message(e)
+        got = []
+        j.open(got.append)
+        assert got == EVENTS[:1] and j.append("later") == 2
+        j.close()
+    finally:
+        t.done()
