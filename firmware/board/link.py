@@ -10,6 +10,7 @@ PUSH_BATCH = 8  # events pushed per pushes() call, so a backlog never stalls the
 NOTE_MAX = 40  # characters of a proposal's note (one display row or two)
 
 _SEP = (",", ":")
+_SPLICE = "@events@"  # placeholder replaced by the spliced event lines in an events reply
 _OPS = ("hello", "state", "events", "subscribe", "unsubscribe", "settings", "propose", "pending", "cancel")
 
 
@@ -229,9 +230,15 @@ class Link:
             if op not in _OPS:
                 raise LinkError("op", "unknown op '%s'" % op[:20])
             reply = getattr(self, "_op_" + op)(req)
+            splice = None
+            if isinstance(reply, tuple):
+                reply, splice = reply
             reply["id"] = rid
             reply["ok"] = True
-            return [dump(reply)]
+            if splice is None:
+                return [dump(reply)]
+            text = json.dumps(reply, separators=_SEP).replace('"' + _SPLICE + '"', splice, 1)
+            return [(text + "\n").encode()]
         except LinkError as e:
             return [dump({"id": rid, "ok": False, "code": e.args[0], "error": e.args[1]})]
         except Exception as e:  # a bug must not stop the board: say so and carry on
@@ -256,8 +263,10 @@ class Link:
         first = _first_seq(self.journal)
         end = _next_seq(self.journal)
         items = _read(self.journal, max(start, first), limit)
-        nxt = items[-1]["seq"] + 1 if items else max(start, first)
-        return {"events": items, "next": nxt, "end": end, "first": first, "more": bool(items) and nxt < end}
+        nxt = items[-1][0] + 1 if items else max(start, first)
+        more = bool(items) and nxt < end
+        reply = {"events": _SPLICE, "next": nxt, "end": end, "first": first, "more": more}
+        return reply, "[" + ",".join([_item(seq, line) for seq, line in items]) + "]"
 
     def _op_subscribe(self, req):
         start = _field(req, "from", "int", None)
@@ -339,9 +348,9 @@ class Link:
             end = _next_seq(self.journal)
             if self._push_from < end:
                 items = _read(self.journal, self._push_from, PUSH_BATCH)
-                for item in items:
-                    out.append(dump({"push": "event", "seq": item["seq"], "event": item["event"]}))
-                    self._push_from = item["seq"] + 1
+                for seq, line in items:
+                    out.append(('{"push":"event",' + _item(seq, line)[1:] + "\n").encode())
+                    self._push_from = seq + 1
                 if not items:
                     self._push_from = end
                 if self._push_state and self._push_from >= end:
@@ -357,7 +366,7 @@ def _hex(raw):
     return "".join("%02x" % b for b in raw)
 
 
-# -- the journal, read through the journal engineer's API ------------------------------------------
+# -- the journal, read through its API (board/journal.py) -----------------------------------------
 
 
 def _first_seq(journal):
@@ -369,8 +378,21 @@ def _next_seq(journal):
 
 
 def _read(journal, start, limit):
-    """Up to `limit` events from seq `start` as [{"seq", "event"}]."""
+    """Up to `limit` (seq, event line) from seq `start`; the lines are the journal's own payloads."""
     out = []
-    for seq, event in journal.read(start, limit):
-        out.append({"seq": seq, "event": event})
+    records = journal.records(start)
+    try:
+        for seq, line in records:
+            out.append((seq, line))
+            if len(out) >= limit:
+                break
+    finally:
+        records.close()  # closes the journal file now, not at the next garbage collection
     return out
+
+
+def _item(seq, line):
+    """One {"seq","event"} object as text, splicing the journal's JSON line in without re-parsing it."""
+    if not (line.startswith("{") and line.endswith("}")):
+        line = json.dumps(line)  # not an event object: sent as a string, which the laptop flags
+    return '{"seq":%d,"event":%s}' % (seq, line)

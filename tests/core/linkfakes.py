@@ -1,28 +1,27 @@
-# Small stand-ins for the journal, match and settings that the link tests drive (both interpreters).
+# Stand-ins for the match and settings, and a real journal, for the link tests (both interpreters).
 import json
 
+from fakehal import scratch_dir
 
-class FakeJournal:
-    """Events by sequence number, the read API the link uses: first_seq, next_seq, read(start, limit)."""
+from board.journal import Journal
 
-    def __init__(self, first=1):
-        self.first_seq = first
-        self.next_seq = first
-        self.events = {}
 
-    def append(self, event):
-        seq = self.next_seq
-        self.events[seq] = json.dumps(event)
-        self.next_seq += 1
-        return seq
+def journal():
+    """A real, open board journal in a fresh scratch folder."""
+    j = Journal(scratch_dir("/tmp/criblink-") + "/journal.log")
+    j.open()
+    return j
 
-    def read(self, start, limit):
-        out = []
-        seq = max(start, self.first_seq)
-        while seq < self.next_seq and len(out) < limit:
-            out.append((seq, json.loads(self.events[seq])))
-            seq += 1
-        return out
+
+def record(j, match, ev):
+    """What the board app does for a confirmed event: apply it to the match, then journal it."""
+    match.apply(ev)
+    return j.append(json.dumps(ev, separators=(",", ":")))
+
+
+def peg(side, points):
+    """A peg event in the game core's shape (cribbage.events.peg); the link never looks inside."""
+    return {"t": "peg", "s": side, "n": points, "why": "manual"}
 
 
 class FakeMatch:
@@ -48,9 +47,9 @@ class FakeMatch:
         return None
 
     def apply(self, event):
-        side = event["side"]
+        side = event["s"]
         self.back[side] = self.front[side]
-        self.front[side] += event["points"]
+        self.front[side] += event["n"]
         return event
 
 

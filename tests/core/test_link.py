@@ -1,19 +1,17 @@
 # The link protocol handler: requests, paging, pushes, pending proposals, bad lines (both interpreters).
 import json
 
-from linkfakes import FakeJournal, FakeMatch, FakeSettings
+from linkfakes import FakeMatch, FakeSettings, journal, peg, record
 
 from board.link import MAX_LINE, PAGE_MAX, PROTOCOL, LineReader, Link
 
 
 def make(n_events=0):
-    j = FakeJournal()
+    j = journal()
     m = FakeMatch()
     s = FakeSettings()
     for i in range(n_events):
-        ev = {"t": "peg", "side": i % 2, "points": 1 + i % 3}
-        m.apply(ev)
-        j.append(ev)
+        record(j, m, peg(i % 2, 1 + i % 3))
     link = Link(j, m, board_id=b"\xe6\x61\x41\x04\x03\x2f\x12\x2b", firmware="0.1.0", form="six-card",
                 get_settings=s.get, set_settings=s.set)
     return link, j, m, s
@@ -71,7 +69,7 @@ def test_events_are_paged_from_a_sequence_number():
             break
     assert pages == 3
     assert [e["seq"] for e in got] == list(range(1, 71))
-    assert got[0]["event"] == {"t": "peg", "side": 0, "points": 1}
+    assert got[0]["event"] == {"t": "peg", "s": 0, "n": 1, "why": "manual"}
     r = ask(link, {"id": 9, "op": "events", "from": start})
     assert r["events"] == [] and r["next"] == 71 and r["more"] is False and r["end"] == 71
 
@@ -178,15 +176,14 @@ def test_subscribe_pushes_new_events_then_state():
     r = ask(link, {"id": 1, "op": "subscribe", "state": True})
     assert r["from"] == 4
     assert link.pushes() == []
-    ev = {"t": "peg", "side": 1, "points": 2}
-    m.apply(ev)
-    j.append(ev)
+    ev = peg(1, 2)
+    record(j, m, ev)
     out = [json.loads(x) for x in link.pushes()]
     assert out[0] == {"push": "event", "seq": 4, "event": ev}
     assert out[1]["push"] == "state" and out[1]["state"]["front"] == m.front
     assert link.pushes() == []
     ask(link, {"id": 2, "op": "unsubscribe"})
-    j.append(ev)
+    record(j, m, ev)
     assert link.pushes() == []
 
 
@@ -215,7 +212,7 @@ def test_settings_get_and_set_validated_whole():
 def test_a_proposal_waits_for_the_board_and_changes_nothing_until_then():
     link, j, m, s = make(2)
     before = snapshot(link, j, m, s)
-    ev = {"t": "correct", "side": 0, "points": -2}
+    ev = {"t": "fix", "s": 0, "n": -2}
     r = ask(link, {"id": 1, "op": "propose", "event": ev, "note": "overpegged"})
     pid = r["pending"]
     assert link.pending == {"pid": pid, "event": ev, "note": "overpegged"}
@@ -245,7 +242,7 @@ def test_a_refused_or_cancelled_proposal():
 
 
 def test_settings_read_only_without_a_setter():
-    j = FakeJournal()
+    j = journal()
     link = Link(j, None, board_id="ab", get_settings=lambda: {"x": 1})
     r = ask(link, {"id": 1, "op": "settings", "set": {"x": 2}})
     assert r["code"] == "refused"
@@ -253,8 +250,11 @@ def test_settings_read_only_without_a_setter():
 
 
 def test_an_internal_error_is_an_error_reply_not_a_crash():
-    class Broken(FakeJournal):
-        def read(self, start, limit):
+    class Broken:
+        first_seq = 1
+        next_seq = 3
+
+        def records(self, start):
             raise OSError(5)
 
     link = Link(Broken(), FakeMatch(), board_id="ab")
