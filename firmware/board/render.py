@@ -1,0 +1,158 @@
+# Derived state -> LED frame in one preallocated bytearray: pegs, proposal, dealer, match points, animations.
+# frame = f(view, now_ms): nothing here blocks or keeps time itself, so an animation never delays
+# input, and a frame is only redrawn when the view or its blink/animation phase changed. Nothing
+# allocates after __init__ (tests/mp/test_board_render_alloc.py proves it under heap_lock).
+from array import array
+
+from board import anims
+from board.ticks import diff
+
+try:
+    from micropython import const
+except ImportError:  # CPython: const(x) is just x
+    const = int  # type: ignore
+
+# The view: what the board shows, filled by the app from the game and the controller each step.
+FRONT = const(0)  # + side: front peg hole (0 = start hole, 1..120, 121 = game hole)
+BACK = const(3)  # + side: back peg hole
+POINTS = const(6)  # + side: match points (game-record holes)
+SIDES = const(9)
+DEALER = const(10)  # side of the dealer, -1 before the first deal
+WINNER = const(11)  # side that won the game, -1 while it runs
+PEND_SIDE = const(12)  # side of a proposed score, -1 when none
+PEND_HOLE = const(13)  # its hole (blinks)
+PEND_T0 = const(14)  # tick the proposal was made, so the blink starts lit
+ANIM = const(15)  # anims.* running, 0 when none
+ANIM_SIDE = const(16)
+ANIM_T0 = const(17)  # tick the animation started
+ANIM_ARG = const(18)  # animation detail (skunk line, loser side, ...)
+BRIGHT = const(19)  # brightness 1..255
+PHASE = const(20)  # derived here: blink state and animation frame number
+SIZE = const(21)
+
+# Back peg, game-record and dealer LEDs at a fraction of the side's colour, in 1/256ths.
+_BACK_LEVEL = const(48)
+_RECORD_LEVEL = const(64)
+_DEALER_LEVEL = const(96)
+
+
+class Render:
+    blink_ms = 250
+
+    def __init__(self, board_def, limiter):
+        self.board = board_def
+        self.limiter = limiter
+        self.frame = bytearray(3 * board_def.led_count)
+        self._blank = bytearray(3 * board_def.led_count)
+        self.view = array("i", [0] * SIZE)
+        self.view[DEALER] = self.view[WINNER] = self.view[PEND_SIDE] = -1
+        self.view[SIDES] = board_def.sides
+        self.view[BRIGHT] = board_def.brightness
+        self._last = array("i", [-1] * SIZE)
+        # per side: full, back, record, dealer colour (r, g, b each) at the current brightness
+        self.colours = bytearray(12 * board_def.sides)
+        self.bright = -1  # brightness the colours were made for
+        self.scale = 255  # what the limiter did to the last frame
+        self.redraws = 0
+
+    def _set_brightness(self, bright):
+        self.bright = bright
+        c = self.colours
+        for side in range(self.board.sides):
+            rgb = self.board.colours[side]
+            for ch in range(3):
+                full = rgb[ch] * bright // 255
+                o = 12 * side + ch
+                c[o] = full
+                c[o + 3] = full * _BACK_LEVEL >> 8
+                c[o + 6] = full * _RECORD_LEVEL >> 8
+                c[o + 9] = full * _DEALER_LEVEL >> 8
+
+    def front(self, side):
+        return self.view[FRONT + side]
+
+    def put(self, led, r, g, b):
+        f = self.frame
+        i = 3 * led
+        f[i] = r
+        f[i + 1] = g
+        f[i + 2] = b
+
+    def put_side(self, led, side, level):
+        """LED in side's colour; level 0 full, 1 back peg, 2 record, 3 dealer."""
+        c = self.colours
+        o = 12 * side + 3 * level
+        f = self.frame
+        i = 3 * led
+        f[i] = c[o]
+        f[i + 1] = c[o + 1]
+        f[i + 2] = c[o + 2]
+
+    def hole_led(self, side, hole, start_slot=0):
+        """LED of a side's hole: 0 a start hole, 1..120 the track, 121 and over the game hole."""
+        b = self.board
+        if hole <= 0:
+            return b.led_start[side][start_slot]
+        if hole > 120:
+            return b.led_game
+        return b.led_track[side][hole - 1]
+
+    def update(self, now):
+        """Redraw the frame if anything shown changed; True when the frame is new."""
+        v = self.view
+        phase = 0
+        if v[ANIM]:
+            t = diff(now, v[ANIM_T0])
+            if t >= anims.duration(v[ANIM]) or t < 0:
+                v[ANIM] = 0
+            else:
+                phase = 1 + t // anims.FRAME_MS
+        if not phase and v[PEND_SIDE] >= 0:
+            phase = 1 + (diff(now, v[PEND_T0]) // self.blink_ms & 1)
+        v[PHASE] = phase
+        last = self._last
+        same = True
+        for i in range(SIZE):
+            if v[i] != last[i]:
+                same = False
+                last[i] = v[i]
+        if same:
+            return False
+        self._draw(now)
+        return True
+
+    def _draw(self, now):
+        v = self.view
+        if v[BRIGHT] != self.bright:
+            self._set_brightness(v[BRIGHT])
+        self.frame[:] = self._blank
+        b = self.board
+        for side in range(v[SIDES]):
+            back = v[BACK + side]
+            front = v[FRONT + side]
+            self.put_side(self.hole_led(side, back, 1), side, 1)
+            self.put_side(self.hole_led(side, front, 0), side, 0)
+            for i in range(min(v[POINTS + side], b.record_count)):
+                self.put_side(b.led_record[side][i], side, 2)
+        if v[DEALER] >= 0:
+            self.put_side(b.led_dealer[v[DEALER]], v[DEALER], 3)
+        if v[WINNER] >= 0:
+            self.put_side(b.led_game, v[WINNER], 0)
+        side = v[PEND_SIDE]
+        if side >= 0 and not v[ANIM]:
+            led = self.hole_led(side, v[PEND_HOLE], 0)
+            if v[PHASE] == 1:
+                self.put_side(led, side, 0)
+            else:
+                self.put(led, 0, 0, 0)
+        if v[ANIM]:
+            anims.draw(self, v[ANIM], v[ANIM_SIDE], v[ANIM_ARG], diff(now, v[ANIM_T0]))
+        self.scale = self.limiter.limit(self.frame)
+        self.redraws += 1
+
+    def animate(self, kind, side, arg, now):
+        v = self.view
+        v[ANIM] = kind
+        v[ANIM_SIDE] = side
+        v[ANIM_ARG] = arg
+        v[ANIM_T0] = now
