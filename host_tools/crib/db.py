@@ -1,0 +1,155 @@
+# The laptop's game history in SQLite: raw events (the truth, unique per board + seq) and what replay derives.
+import json
+import os
+import sqlite3
+import sys
+import time
+
+SCHEMA_VERSION = 1
+APP = "cribboard"
+
+_SCHEMA = """
+CREATE TABLE boards (
+    board      TEXT PRIMARY KEY,          -- hex of machine.unique_id()
+    firmware   TEXT NOT NULL DEFAULT '',
+    protocol   INTEGER NOT NULL DEFAULT 0,
+    form       TEXT NOT NULL DEFAULT '',
+    first_seen REAL NOT NULL,
+    last_sync  REAL
+);
+CREATE TABLE events (
+    board    TEXT NOT NULL REFERENCES boards(board),
+    seq      INTEGER NOT NULL,
+    t        TEXT NOT NULL,               -- the event's type, for queries
+    event    TEXT NOT NULL,               -- the event as the board sent it (compact JSON)
+    received REAL NOT NULL,
+    PRIMARY KEY (board, seq)              -- sync is idempotent: the same event is never stored twice
+) WITHOUT ROWID;
+CREATE TABLE games (
+    id        INTEGER PRIMARY KEY,
+    board     TEXT NOT NULL,
+    first_seq INTEGER NOT NULL,           -- the event that started the game: keeps ids stable on re-replay
+    last_seq  INTEGER NOT NULL,
+    match_no  INTEGER NOT NULL,
+    game_no   INTEGER NOT NULL,
+    form      TEXT NOT NULL DEFAULT '',
+    target    INTEGER NOT NULL,
+    names     TEXT NOT NULL,              -- JSON list, one name a side
+    final     TEXT NOT NULL,              -- JSON list of front pegs at the end (or now)
+    winner    INTEGER,                    -- side, or NULL while the game is open
+    skunk     TEXT NOT NULL DEFAULT '',   -- the loser's skunk: '', 'skunk', 'double', 'lurch'
+    over      INTEGER NOT NULL DEFAULT 0,
+    deals     INTEGER NOT NULL DEFAULT 0,
+    flagged   INTEGER NOT NULL DEFAULT 0, -- replay with the core disagreed with the board
+    flag      TEXT NOT NULL DEFAULT '',
+    UNIQUE (board, first_seq)
+);
+CREATE TABLE scores (
+    game    INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seq     INTEGER NOT NULL,
+    deal_no INTEGER NOT NULL,
+    side    INTEGER NOT NULL,
+    kind    TEXT NOT NULL,                -- 'hand', 'crib', 'play', 'heels', 'peg', 'correction', ...
+    points  INTEGER NOT NULL,
+    front   INTEGER NOT NULL,             -- the side's front peg after this score
+    cards   TEXT NOT NULL DEFAULT '',     -- e.g. '5H 5S JD 4C | 5D' for a show
+    items   TEXT NOT NULL DEFAULT '[]'    -- JSON itemised count [[reason, points], ...]
+);
+CREATE INDEX scores_game ON scores(game, seq);
+"""
+
+
+class DbError(Exception):
+    """The database cannot be used (newer schema, not a crib database)."""
+
+
+def default_path(env=None, platform=None):
+    """Per-user data file: $CRIB_DB, else XDG_DATA_HOME (Linux), Application Support (macOS), LOCALAPPDATA."""
+    env = os.environ if env is None else env
+    platform = sys.platform if platform is None else platform
+    if env.get("CRIB_DB"):
+        return env["CRIB_DB"]
+    home = env.get("HOME") or os.path.expanduser("~")
+    if platform == "darwin":
+        base = os.path.join(home, "Library", "Application Support")
+    elif platform.startswith("win"):
+        base = env.get("LOCALAPPDATA") or os.path.join(home, "AppData", "Local")
+    else:
+        base = env.get("XDG_DATA_HOME") or os.path.join(home, ".local", "share")
+    return os.path.join(base, APP, "crib.sqlite3")
+
+
+def connect(path=None):
+    """Open (creating if needed) the history database at `path` and check its schema version."""
+    path = path or default_path()
+    if path != ":memory:":
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    con = sqlite3.connect(path)
+    con.row_factory = sqlite3.Row
+    con.execute("PRAGMA foreign_keys = ON")
+    version = con.execute("PRAGMA user_version").fetchone()[0]
+    if version == 0:
+        tables = con.execute("SELECT count(*) FROM sqlite_master WHERE type='table'").fetchone()[0]
+        if tables:
+            con.close()
+            raise DbError("%s is not a crib database (it has tables but no schema version)" % path)
+        with con:
+            con.executescript(_SCHEMA)
+            con.execute("PRAGMA user_version = %d" % SCHEMA_VERSION)
+    elif version > SCHEMA_VERSION:
+        con.close()
+        raise DbError("%s has schema %d, newer than this crib's %d: update crib"
+                      % (path, version, SCHEMA_VERSION))
+    return con
+
+
+def note_board(con, hello, now=None):
+    """Record (or refresh) the board that said `hello`."""
+    now = time.time() if now is None else now
+    with con:
+        con.execute(
+            "INSERT INTO boards(board, firmware, protocol, form, first_seen) VALUES (?,?,?,?,?) "
+            "ON CONFLICT(board) DO UPDATE SET firmware=excluded.firmware, protocol=excluded.protocol, "
+            "form=excluded.form",
+            (hello["board"], hello.get("firmware", ""), hello.get("protocol", 0), hello.get("form", ""), now))
+
+
+def next_seq(con, board):
+    """The first seq this database does not hold for `board` (where a sync resumes)."""
+    row = con.execute("SELECT max(seq) FROM events WHERE board=?", (board,)).fetchone()
+    return 0 if row[0] is None else row[0] + 1
+
+
+def add_events(con, board, items, now=None):
+    """Store [{"seq", "event"}] for `board` in one transaction; returns how many were new."""
+    now = time.time() if now is None else now
+    rows = []
+    for item in items:
+        ev = item["event"]
+        text = json.dumps(ev, separators=(",", ":"))
+        kind = str(ev.get("t", "")) if isinstance(ev, dict) else ""
+        rows.append((board, int(item["seq"]), kind, text, now))
+    with con:
+        before = con.total_changes
+        con.executemany("INSERT OR IGNORE INTO events(board, seq, t, event, received) VALUES (?,?,?,?,?)",
+                        rows)
+        added = con.total_changes - before
+        con.execute("UPDATE boards SET last_sync=? WHERE board=?", (now, board))
+    return added
+
+
+def events(con, board, start=0):
+    """(seq, event dict) of `board` from `start`, in order."""
+    cur = con.execute("SELECT seq, event FROM events WHERE board=? AND seq>=? ORDER BY seq", (board, start))
+    for seq, text in cur:
+        yield seq, json.loads(text)
+
+
+def boards(con):
+    return [r["board"] for r in con.execute("SELECT board FROM boards ORDER BY first_seen, board")]
+
+
+def count_events(con, board=None):
+    if board is None:
+        return con.execute("SELECT count(*) FROM events").fetchone()[0]
+    return con.execute("SELECT count(*) FROM events WHERE board=?", (board,)).fetchone()[0]

@@ -1,0 +1,161 @@
+# `crib sync` against the real link handler in-process: idempotent, resumable, paged, schema-versioned.
+import json
+import sqlite3
+
+import pytest
+from core.linkfakes import FakeMatch, journal, peg, record
+from fakeport import FakePort
+
+from board.link import Link
+from crib import db
+from crib.client import LinkClient, LinkError, Refused
+from crib.sync import sync
+
+BOARD = b"\xe6\x61\x41\x04\x03\x2f\x12\x2b"
+
+
+def board(n_events):
+    j = journal()
+    m = FakeMatch()
+    for i in range(n_events):
+        record(j, m, peg(i % 2, 1 + i % 5))
+    return j, m, Link(j, m, board_id=BOARD, firmware="0.1.0", form="six")
+
+
+def client_for(link):
+    return LinkClient(FakePort(link), timeout=0.5)
+
+
+def stored(con):
+    return [(r[0], json.loads(r[1])) for r in con.execute("SELECT seq, event FROM events ORDER BY seq")]
+
+
+def test_sync_stores_every_event_once(tmp_path):
+    j, m, link = board(150)
+    con = db.connect(str(tmp_path / "h.sqlite3"))
+    seen = []
+    rep = sync(client_for(link), con, progress=lambda done, end: seen.append((done, end)))
+    assert rep.added == 150 and rep.pages == 3
+    rows = stored(con)
+    assert [s for s, _ in rows] == list(range(1, 151))
+    assert rows[0][1] == {"t": "peg", "s": 0, "n": 1, "why": "manual"}
+    assert seen[-1] == (151, 151)
+    # again: nothing new, nothing doubled
+    rep = sync(client_for(link), con)
+    assert rep.added == 0 and db.count_events(con) == 150
+
+
+def test_sync_is_incremental(tmp_path):
+    j, m, link = board(10)
+    con = db.connect(str(tmp_path / "h.sqlite3"))
+    sync(client_for(link), con)
+    for _ in range(7):
+        record(j, m, peg(1, 2))
+    rep = sync(client_for(link), con)
+    assert rep.start == 11 and rep.added == 7
+    assert db.next_seq(con, "e6614104032f122b") == 18
+
+
+def test_a_sync_cut_in_the_middle_resumes_without_loss_or_double(tmp_path):
+    j, m, link = board(300)
+    con = db.connect(str(tmp_path / "h.sqlite3"))
+    port = FakePort(link)
+    port.fail_after = 9000  # bytes: the cable is pulled during the third page or so
+    with pytest.raises(LinkError):
+        sync(LinkClient(port, timeout=0.5), con, page=64)
+    partial = db.count_events(con)
+    assert 0 < partial < 300
+    assert [s for s, _ in stored(con)] == list(range(1, partial + 1))  # whole pages only
+    rep = sync(client_for(link), con)
+    assert rep.start == partial + 1
+    assert [s for s, _ in stored(con)] == list(range(1, 301))
+
+
+def test_the_same_page_twice_adds_nothing(tmp_path):
+    con = db.connect(str(tmp_path / "h.sqlite3"))
+    db.note_board(con, {"board": "ab", "protocol": 1})
+    items = [{"seq": i, "event": {"t": "peg", "s": 0, "n": 1}} for i in range(1, 11)]
+    assert db.add_events(con, "ab", items) == 10
+    assert db.add_events(con, "ab", items) == 0
+    assert db.add_events(con, "ab", items[5:] + [{"seq": 11, "event": {"t": "deal"}}]) == 1
+    assert db.count_events(con, "ab") == 11
+
+
+def test_two_boards_keep_their_own_sequences(tmp_path):
+    con = db.connect(str(tmp_path / "h.sqlite3"))
+    _, _, a = board(5)
+    j, m, b = board(8)
+    b.board_id = "0000000000000002"
+    sync(client_for(a), con)
+    sync(client_for(b), con)
+    assert db.count_events(con, "e6614104032f122b") == 5
+    assert db.count_events(con, "0000000000000002") == 8
+    assert set(db.boards(con)) == {"e6614104032f122b", "0000000000000002"}
+
+
+def test_a_board_behind_the_database_is_reported_not_stored(tmp_path):
+    con = db.connect(str(tmp_path / "h.sqlite3"))
+    _, _, link = board(20)
+    sync(client_for(link), con)
+    _, _, fresh = board(3)  # same id, a wiped journal
+    rep = sync(client_for(fresh), con)
+    assert rep.behind and rep.added == 0 and "reflashed" in str(rep)
+
+
+def test_client_skips_repl_noise_and_keeps_pushes_aside():
+    _, _, link = board(3)
+    port = FakePort(link)
+    port.out += b"MicroPython v1.29 on 2025-01-01; Raspberry Pi Pico with RP2040\r\n>>> \r\n{not json\n"
+    c = LinkClient(port, timeout=0.5)
+    assert c.connect()["board"] == "e6614104032f122b"
+    c.subscribe()
+    port.out += b'{"push":"event","seq":4,"event":{"t":"deal"}}\n'
+    assert c.state()["ok"] is True
+    assert c.next_push(0.1) == {"push": "event", "seq": 4, "event": {"t": "deal"}}
+    assert c.next_push(0.01) is None
+
+
+def test_client_raises_refused_and_times_out():
+    _, _, link = board(1)
+    c = client_for(link)
+    c.connect()
+    with pytest.raises(Refused) as e:
+        c.events(0, 1000)
+    assert e.value.code == "range"
+
+    class Silent(FakePort):
+        def write(self, data):
+            return len(data)
+
+    ticks = iter(range(0, 100))
+    c = LinkClient(Silent(link), timeout=2.0, clock=lambda: next(ticks) * 0.5)
+    with pytest.raises(LinkError, match="no answer to 'hello'"):
+        c.connect()
+
+
+def test_schema_version_is_checked(tmp_path):
+    path = str(tmp_path / "h.sqlite3")
+    db.connect(path).close()
+    con = sqlite3.connect(path)
+    assert con.execute("PRAGMA user_version").fetchone()[0] == db.SCHEMA_VERSION
+    con.execute("PRAGMA user_version = 99")
+    con.commit()
+    con.close()
+    with pytest.raises(db.DbError, match="newer"):
+        db.connect(path)
+    other = str(tmp_path / "other.sqlite3")
+    con = sqlite3.connect(other)
+    con.execute("CREATE TABLE x (a)")
+    con.commit()
+    con.close()
+    with pytest.raises(db.DbError, match="not a crib database"):
+        db.connect(other)
+
+
+def test_default_path_follows_the_platform():
+    assert db.default_path({"HOME": "/h"}, "linux") == "/h/.local/share/cribboard/crib.sqlite3"
+    assert db.default_path({"HOME": "/h", "XDG_DATA_HOME": "/x"}, "linux") == "/x/cribboard/crib.sqlite3"
+    mac = db.default_path({"HOME": "/h"}, "darwin")
+    assert mac == "/h/Library/Application Support/cribboard/crib.sqlite3"
+    assert db.default_path({"HOME": "/h", "CRIB_DB": "/c.db"}, "linux") == "/c.db"
+    assert db.default_path({"HOME": "/h", "LOCALAPPDATA": "C:/L"}, "win32").startswith("C:/L")
