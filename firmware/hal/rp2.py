@@ -1,0 +1,222 @@
+# The Pico's HAL (team.md's contract): LEDs, 74HC165 hole sensors, key matrix, SSD1306, watchdog, USB link.
+# Every part takes its pins as duck-typed objects (Hinch's manner), so tests drive it with fakes.
+import os
+import select
+import sys
+import time
+
+import machine
+
+from hal.lines import LineBuffer
+
+STORAGE = "/data"
+_WDT_MAX_MS = 8388  # the RP2040 watchdog's longest timeout
+
+
+class SensorChain:
+    """hal.sensors: a 74HC165 chain on SPI; bit 0 of the chain lands in bit 7 of byte 0 (MSB first).
+
+    PL (the latch pin) low copies every chip's inputs into its shift register; PL high lets it shift,
+    with the first bit already on the chain's output, so SPI mode 0 reads it on the first clock.
+    On an active-low board the reading is inverted, so a set bit is always a peg or a tap.
+    """
+
+    def __init__(self, spi, latch, active_low):
+        self._spi = spi
+        self._latch = latch
+        self._invert = active_low
+        latch.value(1)
+
+    def readinto(self, buf):
+        self._latch.value(0)
+        self._latch.value(1)
+        self._spi.readinto(buf, 0)
+        if self._invert:
+            for i in range(len(buf)):
+                buf[i] ^= 0xFF
+
+
+class KeyMatrix:
+    """hal.keys: rows driven low one at a time (open drain), columns pulled up, a diode a key.
+
+    scan() -> int, bit r * len(cols) + c set while the key at row r, column c is down (row-major,
+    the order of board_def.key_names); positions with no key are masked out.
+    """
+
+    settle_us = 10  # the column pull-ups recharging the wiring after a row changes
+
+    def __init__(self, rows, cols, mask=-1):
+        self._rows = rows
+        self._cols = cols
+        self._mask = mask
+        for r in range(len(rows)):
+            rows[r].value(1)  # released: open drain floats
+
+    def scan(self):
+        bits = 0
+        cols = self._cols
+        n = len(cols)
+        for r in range(len(self._rows)):
+            row = self._rows[r]
+            row.value(0)
+            time.sleep_us(self.settle_us)
+            for c in range(n):
+                if not cols[c].value():
+                    bits |= 1 << (r * n + c)
+            row.value(1)
+        return bits & self._mask
+
+
+class Display:
+    """hal.display: 16 x 8 cells of 8 x 8 text on micropython-lib's SSD1306 driver (a FrameBuffer)."""
+
+    def __init__(self, oled, log):
+        self._oled = oled
+        self._log = log
+        self.missing = oled is None
+
+    def text(self, row, col, s):
+        if self._oled is not None:
+            self._oled.text(s, col * 8, row * 8, 1)
+
+    def fill(self, c):
+        if self._oled is not None:
+            self._oled.fill(c)
+
+    def show(self):
+        if self._oled is None:
+            return
+        try:
+            self._oled.show()  # about 23 ms of I2C at 400 kHz for the 1 KB frame
+        except OSError as e:
+            # A display knocked loose must not stop the game: log once, carry on without it.
+            self._oled = None
+            self.missing = True
+            self._log("display lost: %r" % (e,))
+
+
+class UsbLink:
+    """hal.link over the USB CDC serial port the REPL also uses (placeholder until issue 5)."""
+
+    def __init__(self, stream_in=None, stream_out=None):
+        self._in = stream_in if stream_in is not None else sys.stdin
+        self._out = stream_out if stream_out is not None else sys.stdout
+        # Bytes, not text: the binary stream under sys.stdin where there is one.
+        self._reader = getattr(self._in, "buffer", self._in)
+        self._writer = getattr(self._out, "buffer", self._out)
+        self._lines = LineBuffer()
+        self._byte = bytearray(1)
+        self._poll = None
+        self._polled = stream_in is None
+
+    def _ready(self):
+        if self._poll is None:
+            if not self._polled:
+                return False
+            # Registered on first use, so building the HAL never touches the console.
+            self._poll = select.poll()
+            self._poll.register(self._in, select.POLLIN)
+        for _ in self._poll.ipoll(0):
+            return True
+        return False
+
+    def read_line(self):
+        byte = self._byte
+        while self._ready():
+            if not self._reader.readinto(byte):  # pyright: ignore[reportAttributeAccessIssue]
+                break
+            self._lines.feed(byte)
+        return self._lines.read_line()
+
+    def write(self, data):
+        self._writer.write(data)
+
+
+class _Watchdog:
+    def __init__(self, wdt):
+        self._wdt = wdt
+
+    def feed(self):
+        self._wdt.feed()
+
+
+class Hal:
+    def __init__(self, board_def, options):
+        Pin = machine.Pin
+        b = board_def
+        self.board_def = b
+        self.storage_dir = options.get("storage_dir", STORAGE)
+        _makedir(self.storage_dir)
+        self.unique_id = "".join("%02x" % x for x in machine.unique_id())
+
+        from hal.ws2812 import Chains  # here, so the tests of the other parts need no rp2 module
+
+        self.leds = Chains(b.led_pins, b.led_chains, b.led_order)
+        self.leds.write(bytearray(3 * b.led_count))  # all dark before the 5 V rail comes up
+        if b.led_power_pin is not None:
+            Pin(b.led_power_pin, Pin.OUT, value=1)
+
+        p = b.pins
+        # An unplugged chain must reach the app as all ones: pull MISO to the level that inverts to 1.
+        Pin(p["sensor_miso"], Pin.IN, Pin.PULL_DOWN if b.sensor_active_low else Pin.PULL_UP)
+        spi = machine.SPI(b.sensor_spi, baudrate=b.sensor_baud, polarity=0, phase=0, bits=8,
+                          firstbit=machine.SPI.MSB, sck=Pin(p["sensor_sck"]), mosi=Pin(p["sensor_mosi"]),
+                          miso=Pin(p["sensor_miso"]))
+        self.sensors = SensorChain(spi, Pin(p["sensor_latch"], Pin.OUT, value=1), b.sensor_active_low)
+
+        rows = [Pin(g, Pin.OPEN_DRAIN, value=1) for g in b.key_rows]
+        cols = [Pin(g, Pin.IN, Pin.PULL_UP) for g in b.key_cols]
+        mask = 0
+        for i in range(len(b.key_names)):
+            if b.key_names[i] is not None:
+                mask |= 1 << i
+        self.keys = KeyMatrix(rows, cols, mask)
+
+        self.display = Display(_oled(b.display, self.log), self.log)
+        self.link = UsbLink()
+
+    def ticks_ms(self):
+        return time.ticks_ms()
+
+    def ticks_diff(self, a, b):
+        return time.ticks_diff(a, b)
+
+    async def sleep_ms(self, ms):
+        import asyncio
+
+        await asyncio.sleep_ms(ms)
+
+    def watchdog(self, timeout_ms):
+        return _Watchdog(machine.WDT(timeout=min(timeout_ms, _WDT_MAX_MS)))
+
+    def log(self, msg):
+        print(msg)
+
+    def close(self):
+        pass  # the board keeps its last frame; a reset or power cut is the only way out
+
+
+def _oled(d, log):
+    try:
+        import ssd1306  # pyright: ignore[reportMissingImports] (micropython-lib, installed by `make deploy`)
+    except ImportError:
+        log("no ssd1306 driver: run make deploy (mpremote mip install ssd1306)")
+        return None
+    Pin = machine.Pin
+    i2c = machine.I2C(d["i2c"], sda=Pin(d["sda"]), scl=Pin(d["scl"]), freq=d["freq"])
+    try:
+        return ssd1306.SSD1306_I2C(d["width"], d["height"], i2c, addr=d["address"])
+    except OSError as e:  # no ACK: not wired, wrong address
+        log("no display at I2C address %d: %r" % (d["address"], e))
+        return None
+
+
+def _makedir(path):
+    try:
+        os.mkdir(path)
+    except OSError:
+        pass  # exists
+
+
+def make(board_def, options=None):
+    return Hal(board_def, options or {})
