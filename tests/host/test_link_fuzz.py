@@ -1,0 +1,111 @@
+# Tens of thousands of bad lines into the link: no crash, no change of state, one error reply each.
+import json
+import random
+
+from core.linkfakes import FakeMatch, FakeSettings, journal, peg, record
+from hypothesis import given
+from hypothesis import strategies as st
+from linkfuzz import bad_line
+
+from board.link import LineReader, Link
+
+N_LINES = 30000
+
+
+def make_board():
+    j = journal()
+    m = FakeMatch()
+    s = FakeSettings()
+    for i in range(40):
+        record(j, m, peg(i % 2, 1 + i % 4))
+    link = Link(j, m, board_id="e6614104032f122b", firmware="0.1.0", form="six",
+                get_settings=s.get, set_settings=s.set)
+    return link, j, m, s
+
+
+def snapshot(link, j, m, s):
+    return (json.dumps(link._op_state({})), j.next_seq, j.size, json.dumps(s.get()), link.pending,
+            link.subscribed)
+
+
+def test_thirty_thousand_bad_lines_each_get_an_error_and_change_nothing():
+    link, j, m, s = make_board()
+    before = snapshot(link, j, m, s)
+    rng = random.Random(5)
+    kinds = {}
+    for i in range(N_LINES):
+        kind, line = bad_line(rng)
+        kinds[kind] = kinds.get(kind, 0) + 1
+        out = link.handle(line)
+        assert len(out) == 1, (kind, line)
+        reply = json.loads(out[0])
+        assert reply["ok"] is False and reply["error"] and reply["code"] != "internal", (kind, line, reply)
+        if i % 5000 == 0:
+            assert snapshot(link, j, m, s) == before
+    assert snapshot(link, j, m, s) == before
+    assert link.pushes() == []
+    assert len(kinds) == 9 and min(kinds.values()) > 1000  # every family of bad line, often
+    # and the board still answers
+    assert json.loads(link.handle(b'{"id":1,"op":"hello"}')[0])["ok"] is True
+
+
+def test_a_stream_of_noise_and_requests_in_random_chunks():
+    """Bytes through the line reader as a serial port would deliver them: requests keep working."""
+    link, j, m, s = make_board()
+    before = snapshot(link, j, m, s)
+    rng = random.Random(11)
+    stream = bytearray()
+    expected_ids = []
+    bad = 0
+    for i in range(3000):
+        if i % 10 == 0:
+            stream += b'{"id":%d,"op":"state"}\n' % i
+            expected_ids.append(i)
+        else:
+            stream += bad_line(rng)[1] + b"\n"
+            bad += 1
+    reader = LineReader()
+    replies = []
+    pos = 0
+    while pos < len(stream):
+        n = rng.randrange(1, 300)
+        for line in reader.feed(stream[pos: pos + n]):
+            replies.extend(json.loads(r) for r in link.handle(line))
+        pos += n
+    good = [r for r in replies if r["ok"]]
+    assert [r["id"] for r in good] == expected_ids
+    assert len(replies) - len(good) == bad
+    assert snapshot(link, j, m, s) == before
+
+
+@given(st.binary(max_size=1200))
+def test_any_bytes_without_newline_get_one_reply(data):
+    link, j, m, s = _board
+    line = data.replace(b"\n", b" ")
+    out = link.handle(line)
+    if line.strip(b" \t\r") == b"":
+        assert out == []
+        return
+    assert len(out) == 1
+    reply = json.loads(out[0])
+    assert reply["ok"] is False or reply["id"] is not None
+
+
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+                    lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=8), c, max_size=4),
+                    max_leaves=20),
+       st.sampled_from(["hello", "state", "events", "subscribe", "settings", "propose", "cancel", "pending",
+                        "nope"]))
+def test_any_json_arguments_never_crash_the_handler(value, op):
+    link, j, m, s = _board
+    req = {"id": 9, "op": op, "from": value, "limit": value, "set": value, "event": value, "pending": value,
+           "state": value, "note": value}
+    out = link.handle(json.dumps(req))
+    assert len(out) == 1
+    reply = json.loads(out[0])
+    assert reply["id"] == 9 or reply["code"] in ("too-long", "encoding", "control")
+    assert reply.get("code") != "internal", reply
+    link.pending = None
+
+
+_board = make_board()
