@@ -138,8 +138,15 @@ def _field(req, name, kind, default=None, required=False):
     return v
 
 
-def _list(x):
-    return [x[i] for i in range(len(x))]
+_STATE_ATTRS = ("form", "fmt", "players", "sides", "names", "target", "games", "to", "muggins", "dealer",
+                "dealer_side", "deal_no", "game_no", "starter", "game_over", "winner", "match_over",
+                "match_winner", "front", "back", "skunk", "match_points", "wins", "last_show", "muggins_due")
+
+
+def _plain(v):
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    return v
 
 
 def state_of(match):
@@ -147,26 +154,26 @@ def state_of(match):
     if match is None:
         return None
     s = {}
-    for name in ("sides", "names", "target", "dealer", "dealer_side", "deal_no", "game_no", "game_over",
-                 "winner", "match_over", "match_winner", "form"):
-        if hasattr(match, name):
-            v = getattr(match, name)
-            if not callable(v):
-                s[name] = _list(v) if isinstance(v, (list, tuple)) else v
-    for name in ("front", "back", "skunk", "match_points"):
-        if hasattr(match, name):
-            s[name] = _list(getattr(match, name))
+    for name in _STATE_ATTRS:
+        v = getattr(match, name, None)
+        if not callable(v):
+            s[name] = _plain(v)
+    phase = getattr(match, "phase", None)
+    if callable(phase):
+        s["phase"] = phase()
+    nxt = getattr(match, "next_show", None)
+    if callable(nxt):
+        s["next_show"] = _plain(nxt())
     play = getattr(match, "play", None)
     if play is not None:
-        s["play"] = {"count": play.count, "current": _list(play.current), "turn": play.turn,
+        s["play"] = {"count": play.count, "current": _plain(play.current), "turn": play.turn,
                      "over": play.over}
-    show = getattr(match, "next_show", None)
-    if callable(show):
-        nxt = show()
-        s["next_show"] = _list(nxt) if nxt is not None else None
-    last = getattr(match, "last_show", None)
-    if last is not None:
-        s["last_show"] = last
+    items = getattr(match, "show_items", None)
+    if callable(items) and s.get("last_show") is not None:
+        try:
+            s["last_items"] = _plain(items())
+        except Exception:  # the itemiser is a display nicety: its failure must not lose the state
+            s["last_items"] = None
     return s
 
 
@@ -175,35 +182,35 @@ class Link:
 
     The board app owns the objects and keeps `link.match` current (a new match is a new object);
     `journal` reads events back by sequence number; `settings` is read and written through
-    get_settings/set_settings callables so the app keeps its own validation and persistence.
+    `settings` (board.settings.Settings) is read and changed all-or-nothing through its own checks.
     Nothing here changes the game: a laptop's change becomes `pending` until a key press on the board.
     """
 
-    def __init__(self, journal, match=None, board_id="", firmware="", form="", get_settings=None,
-                 set_settings=None):
+    def __init__(self, journal, match=None, board_id="", firmware="", form="", settings=None):
         self.journal = journal
         self.match = match
         self.board_id = board_id if isinstance(board_id, str) else _hex(board_id)
         self.firmware = firmware
-        self.form = form
-        self._get_settings = get_settings
-        self._set_settings = set_settings
+        self.form = form  # the game form when no match is running (the settings' next form)
+        self.settings = settings  # board.settings.Settings: .values, .set(name, value, now)
         self.subscribed = False
         self._push_from = 0  # next journal seq to push to a subscriber
         self._push_state = False
         self.pending = None  # {"pid", "event", "note"} while the board waits for OK or UNDO
         self._pid = 0
         self._outbox = []  # push lines waiting for pushes()
+        self._now = 0
 
     # -- requests -----------------------------------------------------------------------------
 
-    def handle(self, line):
+    def handle(self, line, now_ms=0):
         """Reply lines (bytes, each ending in a newline) for one request line (bytes or str, no newline).
 
         Never raises; a bad line gets one error reply and changes nothing. A blank line gets no reply
         (hosts send one to flush a half line left by an earlier connection).
         """
         rid = None
+        self._now = now_ms
         try:
             if line is LineReader.TOO_LONG:
                 raise LinkError("too-long", "line over %d bytes" % MAX_LINE)
@@ -245,7 +252,8 @@ class Link:
             return [dump({"id": rid, "ok": False, "code": "internal", "error": "internal: %s" % e})]
 
     def _op_hello(self, req):
-        return {"protocol": PROTOCOL, "firmware": self.firmware, "board": self.board_id, "form": self.form,
+        form = getattr(self.match, "form", None) or self.form
+        return {"protocol": PROTOCOL, "firmware": self.firmware, "board": self.board_id, "form": form,
                 "max_line": MAX_LINE, "page_max": PAGE_MAX, "first": _first_seq(self.journal),
                 "next": _next_seq(self.journal)}
 
@@ -287,17 +295,23 @@ class Link:
 
     def _op_settings(self, req):
         new = _field(req, "set", "dict", None)
+        st = self.settings
         if new is not None:
-            if self._set_settings is None:
-                raise LinkError("refused", "settings are read-only on this board")
+            if st is None:
+                raise LinkError("refused", "this board has no settings")
             if not new or not _is_plain(new):
                 raise LinkError("type", "'set' must be a non-empty object of JSON values")
+            old = dict(st.values)
+            done = []
             try:
-                self._set_settings(new)  # validates every key before changing any
+                for name in new:
+                    st.set(name, new[name], self._now)  # refuses a bad value before changing it
+                    done.append(name)
             except ValueError as e:
+                for name in done:  # all or nothing: put back what this request already changed
+                    st.set(name, old[name], self._now)
                 raise LinkError("refused", str(e))
-        got = self._get_settings() if self._get_settings else {}
-        return {"settings": got}
+        return {"settings": dict(st.values) if st is not None else {}}
 
     def _op_propose(self, req):
         ev = _field(req, "event", "dict", required=True) or {}
@@ -309,6 +323,13 @@ class Link:
         if self.pending is not None:
             pid = self.pending["pid"]
             raise LinkError("busy", "request %d is waiting for a key press on the board" % pid)
+        m = self.match
+        if m is None:
+            raise LinkError("refused", "no match is running")
+        try:
+            ev = m.check(ev)  # the core's verdict now, so the board only shows changes it can make
+        except ValueError as e:
+            raise LinkError("refused", str(e))
         self._pid += 1
         self.pending = {"pid": self._pid, "event": ev, "note": note}
         return {"pending": self._pid}

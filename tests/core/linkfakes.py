@@ -1,9 +1,9 @@
-# Stand-ins for the match and settings, and a real journal, for the link tests (both interpreters).
-import json
-
+# A board's objects for the link tests (both interpreters): real journal and Match, settings like the app's.
 from fakehal import scratch_dir
 
 from board.journal import Journal
+from cribbage import events
+from cribbage.game import Match
 
 
 def journal():
@@ -14,59 +14,34 @@ def journal():
 
 
 def record(j, match, ev):
-    """What the board app does for a confirmed event: apply it to the match, then journal it."""
-    match.apply(ev)
-    return j.append(json.dumps(ev, separators=(",", ":")))
+    """What the board app does with a confirmed event: apply it to the match, then journal it."""
+    done = match.apply(ev)
+    return j.append(events.to_line(done))
 
 
-def peg(side, points):
-    """A peg event in the game core's shape (cribbage.events.peg); the link never looks inside."""
-    return {"t": "peg", "s": side, "n": points, "why": "manual"}
+def new_match(j, names=("Ann", "Bob")):
+    """A six-card match, journalled from its set-up line; the first dealer is Ann (player 0)."""
+    m = Match(events.setup(names=list(names)))
+    j.append(events.to_line(m.setup))
+    record(j, m, events.dealer(0))
+    return m
 
 
-class FakeMatch:
-    def __init__(self):
-        self.sides = 2
-        self.names = ["Ann", "Bob"]
-        self.front = [0, 0]
-        self.back = [0, 0]
-        self.target = 121
-        self.dealer = 0
-        self.deal_no = 1
-        self.game_no = 1
-        self.game_over = False
-        self.winner = None
-        self.skunk = ["", ""]
-        self.match_points = [0, 0]
-        self.match_over = False
-        self.match_winner = None
-        self.play = None
-        self.last_show = None
-
-    def next_show(self):
-        return None
-
-    def apply(self, event):
-        side = event["s"]
-        self.back[side] = self.front[side]
-        self.front[side] += event["n"]
-        return event
+def pegs(j, m, n):
+    """n manual pegs, alternating sides, small enough never to end the game."""
+    for i in range(n):
+        record(j, m, events.peg(i % 2, 1 + i % 2))
 
 
 class FakeSettings:
-    """Validates every key before changing any, as the board's settings must."""
+    """The board's Settings shape: .values, and set(name, value, now) refusing with ValueError."""
 
     def __init__(self):
-        self.values = {"brightness": 40, "muggins": False}
+        self.values = {"brightness": 96, "muggins": False}
 
-    def get(self):
-        return dict(self.values)
-
-    def set(self, new):
-        for k in new:
-            if k not in self.values:
-                raise ValueError("unknown setting '%s'" % k)
-            if type(new[k]) is not type(self.values[k]):
-                raise ValueError("setting '%s' has the wrong type" % k)
-        for k in new:
-            self.values[k] = new[k]
+    def set(self, name, value, now=0):
+        if name not in self.values:
+            raise ValueError("unknown setting %r" % (name,))
+        if type(value) is not type(self.values[name]):
+            raise ValueError("setting %s has the wrong type" % name)
+        self.values[name] = value

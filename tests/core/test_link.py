@@ -1,19 +1,20 @@
 # The link protocol handler: requests, paging, pushes, pending proposals, bad lines (both interpreters).
 import json
 
-from linkfakes import FakeMatch, FakeSettings, journal, peg, record
+from linkfakes import FakeSettings, journal, new_match, pegs, record
 
 from board.link import MAX_LINE, PAGE_MAX, PROTOCOL, LineReader, Link
+from cribbage import events
 
 
-def make(n_events=0):
+def make(n_events=2):
+    """A board whose journal holds n_events: the set-up, the dealer, then manual pegs."""
     j = journal()
-    m = FakeMatch()
+    m = new_match(j)
+    pegs(j, m, n_events - 2)
     s = FakeSettings()
-    for i in range(n_events):
-        record(j, m, peg(i % 2, 1 + i % 3))
-    link = Link(j, m, board_id=b"\xe6\x61\x41\x04\x03\x2f\x12\x2b", firmware="0.1.0", form="six-card",
-                get_settings=s.get, set_settings=s.set)
+    link = Link(j, m, board_id=b"\xe6\x61\x41\x04\x03\x2f\x12\x2b", firmware="0.1.0", form="six",
+                settings=s)
     return link, j, m, s
 
 
@@ -26,7 +27,7 @@ def ask(link, req):
 
 
 def snapshot(link, j, m, s):
-    return (json.dumps(link._op_state({})), j.next_seq, json.dumps(s.get()), json.dumps(link.pending))
+    return (json.dumps(link._op_state({})), j.next_seq, json.dumps(s.values), json.dumps(link.pending))
 
 
 def test_hello_names_protocol_firmware_board_and_form():
@@ -36,7 +37,7 @@ def test_hello_names_protocol_firmware_board_and_form():
     assert r["protocol"] == PROTOCOL
     assert r["firmware"] == "0.1.0"
     assert r["board"] == "e6614104032f122b"
-    assert r["form"] == "six-card"
+    assert r["form"] == "six"
     assert r["first"] == 1 and r["next"] == 4
     assert r["max_line"] == MAX_LINE
 
@@ -50,8 +51,9 @@ def test_state_is_the_derived_state():
     link, j, m, s = make(4)
     r = ask(link, {"id": 2, "op": "state"})
     st = r["state"]
-    assert st["front"] == m.front and st["back"] == m.back
+    assert st["front"] == m.front == [1, 2] and st["back"] == m.back
     assert st["names"] == ["Ann", "Bob"] and st["target"] == 121
+    assert st["dealer"] == 0 and st["phase"] == "starter" and st["deal_no"] == 1
     assert r["next"] == 5 and r["pending"] is None
 
 
@@ -69,7 +71,8 @@ def test_events_are_paged_from_a_sequence_number():
             break
     assert pages == 3
     assert [e["seq"] for e in got] == list(range(1, 71))
-    assert got[0]["event"] == {"t": "peg", "s": 0, "n": 1, "why": "manual"}
+    assert got[0]["event"]["t"] == "setup" and got[0]["event"]["names"] == ["Ann", "Bob"]
+    assert got[2]["event"] == {"t": "peg", "s": 0, "n": 1, "why": "manual"}
     r = ask(link, {"id": 9, "op": "events", "from": start})
     assert r["events"] == [] and r["next"] == 71 and r["more"] is False and r["end"] == 71
 
@@ -176,10 +179,10 @@ def test_subscribe_pushes_new_events_then_state():
     r = ask(link, {"id": 1, "op": "subscribe", "state": True})
     assert r["from"] == 4
     assert link.pushes() == []
-    ev = peg(1, 2)
+    ev = events.peg(1, 2)
     record(j, m, ev)
     out = [json.loads(x) for x in link.pushes()]
-    assert out[0] == {"push": "event", "seq": 4, "event": ev}
+    assert out[0] == {"push": "event", "seq": 4, "event": {"t": "peg", "s": 1, "n": 2, "why": "manual"}}
     assert out[1]["push"] == "state" and out[1]["state"]["front"] == m.front
     assert link.pushes() == []
     ask(link, {"id": 2, "op": "unsubscribe"})
@@ -198,7 +201,7 @@ def test_subscribe_from_an_old_seq_sends_the_backlog_in_batches():
 
 def test_settings_get_and_set_validated_whole():
     link, j, m, s = make()
-    assert ask(link, {"id": 1, "op": "settings"})["settings"] == {"brightness": 40, "muggins": False}
+    assert ask(link, {"id": 1, "op": "settings"})["settings"] == {"brightness": 96, "muggins": False}
     r = ask(link, {"id": 2, "op": "settings", "set": {"brightness": 60}})
     assert r["ok"] and r["settings"]["brightness"] == 60
     r = ask(link, {"id": 3, "op": "settings", "set": {"brightness": 10, "volume": 3}})
@@ -210,30 +213,42 @@ def test_settings_get_and_set_validated_whole():
 
 
 def test_a_proposal_waits_for_the_board_and_changes_nothing_until_then():
-    link, j, m, s = make(2)
+    link, j, m, s = make(4)
     before = snapshot(link, j, m, s)
-    ev = {"t": "fix", "s": 0, "n": -2}
+    ev = {"t": "fix", "s": 0, "n": -1}
     r = ask(link, {"id": 1, "op": "propose", "event": ev, "note": "overpegged"})
     pid = r["pending"]
     assert link.pending == {"pid": pid, "event": ev, "note": "overpegged"}
-    assert j.next_seq == 3 and m.front == json.loads(before[0])["state"]["front"]
+    after = snapshot(link, j, m, s)
+    assert json.loads(after[0])["state"] == json.loads(before[0])["state"] and after[1:3] == before[1:3]
     r = ask(link, {"id": 2, "op": "propose", "event": ev})
     assert r["ok"] is False and r["code"] == "busy"
     assert ask(link, {"id": 3, "op": "pending"})["pending"]["pid"] == pid
     # the board app shows it; OK pressed: the app applies and journals it, then tells the link
+    record(j, m, link.pending["event"])
     link.resolve(True)
     out = [json.loads(x) for x in link.pushes()]
     assert out == [{"push": "pending", "pid": pid, "status": "applied"}]
     assert link.pending is None
 
 
+def test_the_core_refuses_an_impossible_proposal_at_once():
+    link, j, m, s = make(4)
+    before = snapshot(link, j, m, s)
+    for ev in ({"t": "fix", "s": 0, "n": -9}, {"t": "correct"}, {"t": "setup"},
+               {"t": "show", "s": 1, "k": "hand", "cards": []}, {"t": "peg", "s": 0, "n": 30, "why": "hand"}):
+        r = ask(link, {"id": 1, "op": "propose", "event": ev})
+        assert r["ok"] is False and r["code"] == "refused", (ev, r)
+    assert snapshot(link, j, m, s) == before
+
+
 def test_a_refused_or_cancelled_proposal():
-    link = make()[0]
-    pid = ask(link, {"id": 1, "op": "propose", "event": {"t": "correct"}})["pending"]
+    link = make(3)[0]
+    pid = ask(link, {"id": 1, "op": "propose", "event": {"t": "undo"}})["pending"]
     link.resolve(False, "UNDO pressed")
     assert json.loads(link.pushes()[0]) == {"push": "pending", "pid": pid, "status": "refused",
                                             "error": "UNDO pressed"}
-    pid = ask(link, {"id": 2, "op": "propose", "event": {"t": "correct"}})["pending"]
+    pid = ask(link, {"id": 2, "op": "propose", "event": {"t": "undo"}})["pending"]
     assert ask(link, {"id": 3, "op": "cancel", "pending": pid + 1})["ok"] is False
     assert ask(link, {"id": 4, "op": "cancel", "pending": pid})["cancelled"] == pid
     assert link.pending is None
@@ -241,12 +256,15 @@ def test_a_refused_or_cancelled_proposal():
     assert link.pushes() == []
 
 
-def test_settings_read_only_without_a_setter():
+def test_no_match_and_no_settings():
     j = journal()
-    link = Link(j, None, board_id="ab", get_settings=lambda: {"x": 1})
+    link = Link(j, None, board_id="ab", form="five")
     r = ask(link, {"id": 1, "op": "settings", "set": {"x": 2}})
     assert r["code"] == "refused"
+    assert ask(link, {"id": 1, "op": "settings"})["settings"] == {}
     assert ask(link, {"id": 1, "op": "state"})["state"] is None
+    assert ask(link, {"id": 1, "op": "hello"})["form"] == "five"
+    assert ask(link, {"id": 1, "op": "propose", "event": {"t": "undo"}})["code"] == "refused"
 
 
 def test_an_internal_error_is_an_error_reply_not_a_crash():
@@ -257,6 +275,6 @@ def test_an_internal_error_is_an_error_reply_not_a_crash():
         def records(self, start):
             raise OSError(5)
 
-    link = Link(Broken(), FakeMatch(), board_id="ab")
+    link = Link(Broken(), None, board_id="ab")
     r = ask(link, {"id": 1, "op": "events"})
     assert r["ok"] is False and r["code"] == "internal"

@@ -3,7 +3,7 @@ import json
 import sqlite3
 
 import pytest
-from core.linkfakes import FakeMatch, journal, peg, record
+from core.linkfakes import journal, new_match, pegs
 from fakeport import FakePort
 
 from board.link import Link
@@ -15,10 +15,23 @@ BOARD = b"\xe6\x61\x41\x04\x03\x2f\x12\x2b"
 
 
 def board(n_events):
+    """A board whose journal holds n_events: set-up, dealer, manual pegs (at most 80 keep the game on)."""
     j = journal()
-    m = FakeMatch()
-    for i in range(n_events):
-        record(j, m, peg(i % 2, 1 + i % 5))
+    m = new_match(j)
+    pegs(j, m, n_events - 2)
+    return j, m, Link(j, m, board_id=BOARD, firmware="0.1.0", form="six")
+
+
+def many(n_events):
+    """A journal of n_events spread over matches (each a set-up, a dealer and 60 pegs)."""
+    j = journal()
+    left = n_events
+    m = None
+    while left > 0:
+        m = new_match(j)
+        k = min(60, left - 2)
+        pegs(j, m, k)
+        left -= k + 2
     return j, m, Link(j, m, board_id=BOARD, firmware="0.1.0", form="six")
 
 
@@ -31,14 +44,15 @@ def stored(con):
 
 
 def test_sync_stores_every_event_once(tmp_path):
-    j, m, link = board(150)
+    j, m, link = many(150)
     con = db.connect(str(tmp_path / "h.sqlite3"))
     seen = []
     rep = sync(client_for(link), con, progress=lambda done, end: seen.append((done, end)))
     assert rep.added == 150 and rep.pages == 3
     rows = stored(con)
     assert [s for s, _ in rows] == list(range(1, 151))
-    assert rows[0][1] == {"t": "peg", "s": 0, "n": 1, "why": "manual"}
+    assert rows[0][1]["t"] == "setup" and rows[1][1] == {"t": "dealer", "p": 0}
+    assert rows[2][1] == {"t": "peg", "s": 0, "n": 1, "why": "manual"}
     assert seen[-1] == (151, 151)
     # again: nothing new, nothing doubled
     rep = sync(client_for(link), con)
@@ -49,15 +63,14 @@ def test_sync_is_incremental(tmp_path):
     j, m, link = board(10)
     con = db.connect(str(tmp_path / "h.sqlite3"))
     sync(client_for(link), con)
-    for _ in range(7):
-        record(j, m, peg(1, 2))
+    pegs(j, m, 7)
     rep = sync(client_for(link), con)
     assert rep.start == 11 and rep.added == 7
     assert db.next_seq(con, "e6614104032f122b") == 18
 
 
 def test_a_sync_cut_in_the_middle_resumes_without_loss_or_double(tmp_path):
-    j, m, link = board(300)
+    j, m, link = many(300)
     con = db.connect(str(tmp_path / "h.sqlite3"))
     port = FakePort(link)
     port.fail_after = 9000  # bytes: the cable is pulled during the third page or so

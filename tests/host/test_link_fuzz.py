@@ -2,7 +2,7 @@
 import json
 import random
 
-from core.linkfakes import FakeMatch, FakeSettings, journal, peg, record
+from core.linkfakes import FakeSettings, journal, new_match, pegs
 from hypothesis import given
 from hypothesis import strategies as st
 from linkfuzz import bad_line
@@ -14,17 +14,15 @@ N_LINES = 30000
 
 def make_board():
     j = journal()
-    m = FakeMatch()
+    m = new_match(j)
+    pegs(j, m, 40)
     s = FakeSettings()
-    for i in range(40):
-        record(j, m, peg(i % 2, 1 + i % 4))
-    link = Link(j, m, board_id="e6614104032f122b", firmware="0.1.0", form="six",
-                get_settings=s.get, set_settings=s.set)
+    link = Link(j, m, board_id="e6614104032f122b", firmware="0.1.0", form="six", settings=s)
     return link, j, m, s
 
 
 def snapshot(link, j, m, s):
-    return (json.dumps(link._op_state({})), j.next_seq, j.size, json.dumps(s.get()), link.pending,
+    return (json.dumps(link._op_state({})), j.next_seq, j.size, json.dumps(s.values), link.pending,
             link.subscribed)
 
 
