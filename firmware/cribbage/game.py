@@ -766,11 +766,13 @@ class Match:
         if turn is not None and turn != seat:
             raise CribError("not player %d's turn: player %d to play" % (p, self._seats[turn]))
         if t == "go":
+            if play.count <= 21:
+                raise CribError("player %d cannot say go at %d: any card fits" % (p, play.count))
             if dry:
                 self._rebuilt_play().go(seat)
-            elif play.count <= 21:
-                raise CribError("player %d cannot say go at %d: any card fits" % (p, play.count))
             return bytes((_GO, p)), {"t": "go", "p": p}
+        if not play.cards_left[seat]:
+            raise CribError("player %d has no cards left" % p)
         c = parse_card(ev.get("c"))
         if c == self.starter:
             raise CribError("%s is the starter, not in a hand" % format_card(c))
