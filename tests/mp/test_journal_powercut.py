@@ -1,0 +1,298 @@
+# Power cuts on real littlefs: a scripted match cut at every flash program and erase (whole, and half done).
+#
+# The journal runs on vfs.VfsLfs2 over a RAM block device shaped like the Pico's flash (4 KB erase
+# blocks, 256-byte program size as ports/rp2/modules/_boot.py mounts it). The script is a match as
+# the board lives it: boots (mount + replay), events appended one by one, a compaction when the file
+# is big (keeping the match's events), and the end-of-match compaction (keeping none).
+#
+# Every step of the script is first run uncut to count its flash operations. Then, for every
+# operation k in turn, the script is run again and the power goes at k: the operation does not land,
+# or lands half. The flash is mounted afresh and the journal replayed; the replayed records must be
+# exactly those before or those after the step in flight (so no earlier event is lost), and folding
+# them must give the state before or after. Then one more event is appended and replayed, to show the
+# journal goes on cleanly. A recovery that itself writes (removing an unfinished compaction's temp
+# file) is cut at each of its own operations too.
+#
+# To keep this linear rather than quadratic, each cut re-runs only the boot session it falls in,
+# from a copy of the flash as it was at that boot: the same bytes and the same operations give the
+# same writes, so this is exactly the uncut run up to the cut.
+import json
+
+import vfs
+from cutblockdev import CutBlockDev
+
+from board.journal import Journal
+
+BLOCK_SIZE = 4096
+BLOCK_COUNT = 32  # 128 KB: room for a three-game match journal and its compaction copy
+PROG_SIZE = 256
+MOUNT = "/pcut"
+PATH = MOUNT + "/journal.log"
+
+
+# -- the match: swap these two for the game engineer's scripted match and cribbage.game fold ----------
+
+
+def placeholder_match_lines(n=450):
+    """n event lines shaped like cribbage.events lines (a three-game match is about 450 events)."""
+    lines = ['{"t":"setup","form":"six","fmt":"acc","muggins":false,"names":["Ann","Bob"]}']
+    x = 12345
+    while len(lines) < n:
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        side = x & 1
+        kind = (x >> 3) % 4
+        if kind == 0:
+            lines.append('{"t":"lay","p":%d,"c":%d}' % (side, (x >> 5) % 52))
+        elif kind == 1:
+            lines.append('{"t":"peg","s":%d,"n":%d,"why":"play"}' % (side, 1 + (x >> 7) % 3))
+        elif kind == 2:
+            c = (x >> 9) % 48
+            cards = (c, c + 1, c + 2, c + 3)
+            lines.append('{"t":"show","s":%d,"k":"hand","cards":[%d,%d,%d,%d]}' % ((side,) + cards))
+        else:
+            lines.append('{"t":"go","p":%d}' % side)
+    return lines
+
+
+def placeholder_fold(lines):
+    """The state of a match from its event lines: front and back peg of each side, events applied."""
+    front = [0, 0]
+    back = [0, 0]
+    for line in lines:
+        ev = json.loads(line)
+        if ev["t"] == "peg":
+            s = ev["s"]
+            back[s] = front[s]
+            front[s] += ev["n"]
+    return (len(lines), tuple(front), tuple(back))
+
+
+# -- the script -------------------------------------------------------------------------------------
+
+
+def match_script(n_events, boot_every=60, compact_at=None):
+    """Steps: ("boot",), ("event",), ("keep", k): compact keeping the last k records (None: all)."""
+    compact_at = n_events // 2 + 7 if compact_at is None else compact_at
+    steps = []
+    for i in range(n_events):
+        if i % boot_every == 0:
+            steps.append(("boot",))
+        steps.append(("event",))
+        if i + 1 == compact_at:
+            steps.append(("keep", None))  # the file passed its size: keep the whole current match
+    steps.append(("keep", 0))  # the match is over: keep nothing
+    steps.append(("event",))  # the first event of the next match
+    return steps
+
+
+# A model of the journal's content: records events[a:b], numbered from seq f.
+
+
+def _after(model, step):
+    a, b, f = model
+    if step[0] == "event":
+        return (a, b + 1, f)
+    if step[0] == "keep":
+        k = b - a if step[1] is None else step[1]
+        return (b - k, b, f + (b - a - k))
+    return model
+
+
+def _mount(dev):
+    try:
+        vfs.umount(MOUNT)
+    except OSError:
+        pass
+    vfs.mount(vfs.VfsLfs2(dev, progsize=PROG_SIZE), MOUNT)
+
+
+def _abandon(journal):
+    """Drop a journal whose flash lost power (its file handle closes now, not in a finaliser later)."""
+    try:
+        journal.close()
+    except Exception:
+        pass
+
+
+def _run(dev, steps, model, events, models=None, ops=None):
+    """Run boot-session steps on dev from model; fills models (and ops: the device's operation count
+    after each step) when given. Returns the step in flight when the power went (None if it never did)."""
+    j = Journal(PATH)
+    i = 0
+    try:
+        for i in range(len(steps)):
+            step = steps[i]
+            kind = step[0]
+            if kind == "boot":
+                _mount(dev)
+                got = []
+                report = j.open(got.append)
+                if models is not None:  # the uncut run checks itself too
+                    a, b, f = model
+                    assert got == events[a:b] and report.first_seq == f and report.ok, report
+            elif kind == "event":
+                j.append(events[model[1]])
+            else:
+                new = _after(model, step)
+                j.compact(events[new[0] : new[1]], new[2])
+            model = _after(model, step)
+            if models is not None:
+                models.append(model)
+            if ops is not None:
+                ops.append(dev.ops)
+    except Exception:
+        if not dev.dead:
+            raise
+        _abandon(j)
+        return i
+    _abandon(j)
+    return None
+
+
+class _Checker:
+    def __init__(self, events, fold):
+        self.events = events
+        self.fold = fold
+        self.states = {}
+        self.cuts = 0
+        self.recovery_cuts = 0
+        self.dropped_at_boot = 0
+        self.in_flight = {}  # step kind -> cuts that fell in it
+        self.uncut_ops = {}  # step kind -> flash operations of the uncut run
+
+    def state(self, model):
+        s = self.states.get(model)
+        if s is None:
+            a, b, _ = model
+            s = self.states[model] = self.fold(self.events[a:b])
+        return s
+
+    def recover(self, mem, before, after, label):
+        """Mount the cut flash, replay, check before/after, go on; returns the recovery's flash ops."""
+        dev = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT, mem)
+        try:
+            _mount(dev)
+        except Exception as e:
+            raise AssertionError("mount failed after %s: %r" % (label, e))
+        j = Journal(PATH)
+        try:
+            return self._check(dev, j, before, after, label)
+        finally:
+            _abandon(j)
+            dev.dead = True
+
+    def _check(self, dev, j, before, after, label):
+        got = []
+        report = j.open(got.append)
+        ops = dev.ops
+        if not report.ok:
+            self.dropped_at_boot += 1
+        found = None
+        for model in (before, after):
+            a, b, f = model
+            if got == self.events[a:b] and report.first_seq == f and report.next_seq == f + b - a:
+                found = model
+                break
+        assert found is not None, "%s: replayed %d records from seq %d, expected %r or %r (%s)" % (
+            label,
+            len(got),
+            report.first_seq,
+            before,
+            after,
+            report,
+        )
+        state = self.fold(got)
+        assert state == self.state(before) or state == self.state(after), label
+        # The journal goes on cleanly after the cut: one more record, replayed with the rest.
+        j.append("after the cut")
+        j.close()
+        again = []
+        report = j.open(again.append)
+        assert again == got + ["after the cut"] and report.ok, label
+        return ops
+
+
+def run_power_cuts(events, fold, steps, halves=True):
+    """Cut the script at every flash operation; returns the _Checker with its counts."""
+    check = _Checker(events, fold)
+    base = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT)
+    vfs.VfsLfs2.mkfs(base, progsize=PROG_SIZE)
+    image = bytes(base.mem)
+    work = bytearray(len(image))
+    pre = bytearray(len(image))
+    work2 = bytearray(len(image))
+    model = (0, 0, 1)
+    starts = [i for i in range(len(steps)) if steps[i][0] == "boot"] + [len(steps)]
+    for s in range(len(starts) - 1):
+        session = steps[starts[s] : starts[s + 1]]
+        work[:] = image
+        dev = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT, work)
+        models = [model]
+        marks = []
+        assert _run(dev, session, model, events, models, marks) is None
+        total = dev.ops
+        for i in range(len(session)):
+            kind = session[i][0]
+            check.uncut_ops[kind] = check.uncut_ops.get(kind, 0) + marks[i] - (marks[i - 1] if i else 0)
+        dev.dead = True
+        end_image = bytes(work)
+        for k in range(total):
+            for half in (False, True) if halves else (False,):
+                work[:] = image
+                dev = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT, work)
+                dev.cut_after = k
+                dev.half = half
+                i = _run(dev, session, model, events)
+                assert i is not None, "no cut at op %d" % k
+                check.cuts += 1
+                kind = session[i][0]
+                check.in_flight[kind] = check.in_flight.get(kind, 0) + 1
+                label = "session %d op %d%s (%s)" % (s, k + 1, " half" if half else "", kind)
+                pre[:] = work
+                ops = check.recover(work, models[i], models[i + 1], label)
+                for k2 in range(ops):  # the recovery itself writes: cut it too
+                    for half2 in (False, True):
+                        work2[:] = pre
+                        dev = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT, work2)
+                        dev.cut_after = k2
+                        dev.half = half2
+                        j = Journal(PATH)
+                        try:
+                            _mount(dev)
+                            j.open()
+                        except Exception:
+                            if not dev.dead:
+                                raise
+                        _abandon(j)
+                        check.recovery_cuts += 1
+                        check.recover(work2, models[i], models[i + 1], label + " recovery op %d" % (k2 + 1))
+        image = end_image
+        model = models[-1]
+    try:
+        vfs.umount(MOUNT)
+    except OSError:
+        pass
+    return check
+
+
+def test_power_cut_at_every_flash_operation_of_a_match():
+    events = placeholder_match_lines(450)
+    steps = match_script(len(events) - 1)
+    check = run_power_cuts(events, placeholder_fold, steps)
+    n_events = sum(1 for s in steps if s[0] == "event")
+    print(
+        "power cuts: %d cut points (every flash program and erase, whole and half) over %d events, "
+        "%d boots, %d compactions; %d more cuts inside recoveries; by step in flight: %r; "
+        "flash operations of the uncut run: %r; boots that dropped a torn record: %d"
+        % (
+            check.cuts,
+            n_events,
+            sum(1 for s in steps if s[0] == "boot"),
+            sum(1 for s in steps if s[0] == "keep"),
+            check.recovery_cuts,
+            check.in_flight,
+            check.uncut_ops,
+            check.dropped_at_boot,
+        )
+    )
+    assert check.cuts > 0 and check.in_flight.get("keep", 0) > 0
