@@ -45,6 +45,7 @@ Events: plain dicts with "t", built by cribbage.events, one compact JSON line ea
     m.undone -> the event the last undo took back (a dict), m.last_pegs -> [(side, points, why)]
         that the last event pegged ("last" = five-card three for last, "fix" = correction).
     m.count -> events in force; m.effective_events() -> those events, oldest first.
+    replay(events, trusted=True) -> the Match of [setup, event, ...] (e.g. a journal read back).
 
 Derived state (read only):
     players, sides, target, names, form, fmt, muggins, hand_size
@@ -130,6 +131,17 @@ def count_show(cards, starter, is_crib, five=False):
     return r if isinstance(r, int) else r[0]
 
 
+def replay(events, trusted=True):
+    """The Match made by a set-up followed by its events (as read back from a journal)."""
+    m = None
+    for ev in events:
+        if m is None:
+            m = Match(ev)
+        else:
+            m.apply(ev, trusted)
+    return Match() if m is None else m
+
+
 class Match:
     def __init__(self, setup=None):
         self.setup = s = check_setup(setup)
@@ -158,7 +170,7 @@ class Match:
         self._d = -1  # the dealer, -1 until the cut
         self.deal_no = 0
         self._new_game()
-        self._checkpoint(True)
+        self._checkpoint(True, 0)
 
     # ---- derived state ------------------------------------------------------------------------
 
@@ -305,26 +317,20 @@ class Match:
         self.last_pegs = []
         i = cp[0]
         while i < last:
+            self.count += 1
             self._do(self._log, i)
             i += self._rec_len(self._log, i)
-        self.count = cp[1] + self._events_between(cp[0], last)
         self.last_pegs = []
 
-    def _events_between(self, i, end):
-        k = 0
-        while i < end:
-            i += self._rec_len(self._log, i)
-            k += 1
-        return k
-
-    def _checkpoint(self, game_start):
+    def _checkpoint(self, game_start, end):
+        # end: where the record just applied ends in the log (the log may run on when refolding).
         if game_start:
             # Deal checkpoints of a finished game are dropped: undo past a game start refolds it.
             while len(self._cps) > 1 and not self._cps[-1][2]:
                 self._cps.pop()
         self._cps.append(
             (
-                len(self._log),
+                end,
                 self.count,
                 game_start,
                 tuple(self.front),
@@ -453,13 +459,13 @@ class Match:
             self._d = self._next_active(self._d)
             self.deal_no += 1
             self._new_deal()
-            self._checkpoint(False)
+            self._checkpoint(False, i + 1)
         elif t == _GAME:
-            self._do_next_game()
+            self._do_next_game(i + 1)
         elif t == _CUT:
-            self._do_cut(b[i + 1 : i + 1 + self.players])
+            self._do_cut(b[i + 1 : i + 1 + self.players], i + 1 + self.players)
         elif t == _DEALER:
-            self._first_dealer(b[i + 1])
+            self._first_dealer(b[i + 1], i + 2)
         elif t == _END:
             self.match_over = True
             self.match_winner = leader_of(self.match_points)
@@ -517,26 +523,26 @@ class Match:
                 return q
         return p
 
-    def _first_dealer(self, p):
+    def _first_dealer(self, p, end):
         self._d = p
         self.deal_no = 1
         self.cut_tie = False
         if self.five:
             # Five-card: the non-dealer pegs three for last at the start of each game.
             self._score(1 - p % 2, 3, "last")
-        self._checkpoint(True)
+        self._checkpoint(True, end)
 
-    def _do_cut(self, cards):
+    def _do_cut(self, cards, end):
         self.cut_cards = tuple(cards)
         low = min(c >> 2 for c in cards)
         lows = [p for p in range(len(cards)) if cards[p] >> 2 == low]
         if len(lows) == 1:
-            self._first_dealer(lows[0])
+            self._first_dealer(lows[0], end)
         else:
             self.cut_tie = True
-            self._checkpoint(True)
+            self._checkpoint(True, end)
 
-    def _do_next_game(self):
+    def _do_next_game(self, end):
         # The loser deals first: the first player left of the last dealer on the losing side
         # (the side that came last; three-handed, the lowest score).
         last = self._d
@@ -558,7 +564,7 @@ class Match:
         self.deal_no = 1
         if self.five:
             self._score(1 - first % 2, 3, "last")
-        self._checkpoint(True)
+        self._checkpoint(True, end)
 
     def _do_starter(self, c):
         self.starter = c
@@ -622,12 +628,6 @@ class Match:
         if s in self.places:
             raise CribError("%s is out: the game goes on without them" % self.names[s])
         return s
-
-    def _player(self, ev):
-        p = _int(ev, "p", 0, self.players - 1, "player")
-        if p not in self.active:
-            raise CribError("player %d (%s) is out of this game" % (p, self.names[p % self.sides]))
-        return p
 
     def _validate(self, ev, trusted, dry):
         if not isinstance(ev, dict) or not isinstance(ev.get("t"), str):
@@ -754,9 +754,11 @@ class Match:
             raise CribError("turn the starter before the play")
         if self.shown:
             raise CribError("the play is over: the show has begun")
-        p = self._player(ev)
+        # A player who went out during this play (three-handed continued play) still lays the
+        # cards in hand, for the count; what they would score is not pegged.
+        p = _int(ev, "p", 0, self.players - 1, "player")
         if p not in self._seats:
-            raise CribError("player %d is not in this play" % p)
+            raise CribError("player %d is out of this game" % p)
         seat = self._seats.index(p)
         play = self.play
         assert play is not None
