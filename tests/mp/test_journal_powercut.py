@@ -16,6 +16,7 @@
 # To keep this linear rather than quadratic, each cut re-runs only the boot session it falls in,
 # from a copy of the flash as it was at that boot: the same bytes and the same operations give the
 # same writes, so this is exactly the uncut run up to the cut.
+import gc
 import json
 
 import vfs
@@ -215,12 +216,15 @@ class _Checker:
 def run_power_cuts(events, fold, steps, halves=True):
     """Cut the script at every flash operation; returns the _Checker with its counts."""
     check = _Checker(events, fold)
-    base = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT)
-    vfs.VfsLfs2.mkfs(base, progsize=PROG_SIZE)
-    image = bytes(base.mem)
-    work = bytearray(len(image))
-    pre = bytearray(len(image))
-    work2 = bytearray(len(image))
+    gc.collect()
+    # Five flash images, allocated once: 128 KB blocks are hard to find in a fragmented heap later.
+    size = BLOCK_SIZE * BLOCK_COUNT
+    image = bytearray(b"\xff" * size)  # the flash at the boot that starts the current session
+    end = bytearray(size)  # ... and at its end (the next session's start)
+    work = bytearray(size)
+    pre = bytearray(size)
+    work2 = bytearray(size)
+    vfs.VfsLfs2.mkfs(CutBlockDev(BLOCK_SIZE, BLOCK_COUNT, image), progsize=PROG_SIZE)
     model = (0, 0, 1)
     starts = [i for i in range(len(steps)) if steps[i][0] == "boot"] + [len(steps)]
     for s in range(len(starts) - 1):
@@ -235,7 +239,7 @@ def run_power_cuts(events, fold, steps, halves=True):
             kind = session[i][0]
             check.uncut_ops[kind] = check.uncut_ops.get(kind, 0) + marks[i] - (marks[i - 1] if i else 0)
         dev.dead = True
-        end_image = bytes(work)
+        end[:] = work
         for k in range(total):
             for half in (False, True) if halves else (False,):
                 work[:] = image
@@ -266,7 +270,7 @@ def run_power_cuts(events, fold, steps, halves=True):
                         _abandon(j)
                         check.recovery_cuts += 1
                         check.recover(work2, models[i], models[i + 1], label + " recovery op %d" % (k2 + 1))
-        image = end_image
+        image, end = end, image
         model = models[-1]
     try:
         vfs.umount(MOUNT)
