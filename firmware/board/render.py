@@ -13,10 +13,10 @@ except ImportError:  # CPython: const(x) is just x
     const = int  # type: ignore
 
 # The view: what the board shows, filled by the app from the game and the controller each step.
-FRONT = const(0)  # + side: front peg hole (0 = start hole, 1..120, 121 = game hole)
+FRONT = const(0)  # + track: front peg hole (0 = start hole, 1..120, 121 = game hole, -1 unused)
 BACK = const(3)  # + side: back peg hole
 POINTS = const(6)  # + side: match points (game-record holes)
-SIDES = const(9)
+SIDES = const(9)  # tracks drawn
 DEALER = const(10)  # side of the dealer, -1 before the first deal
 WINNER = const(11)  # side that won the game, -1 while it runs
 PEND_SIDE = const(12)  # side of a proposed score, -1 when none
@@ -130,6 +130,8 @@ class Render:
         for side in range(v[SIDES]):
             back = v[BACK + side]
             front = v[FRONT + side]
+            if front < 0:
+                continue  # a track no side plays on in this game
             self.put_side(self.hole_led(side, back, 1), side, 1)
             self.put_side(self.hole_led(side, front, 0), side, 0)
             for i in range(min(v[POINTS + side], b.record_count)):

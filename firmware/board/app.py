@@ -1,0 +1,406 @@
+# The board application: wires HAL, journal, game, controller, render and display; asyncio tasks and step().
+"""Entry points (the HAL engineer's main.py and the simulator call these):
+
+    from board import app
+    app.run(hal, board_def, settings=None)   # blocks: asyncio tasks until the app stops
+        hal        a HAL from hal.rp2.make / hal.sim.make (team.md's contract)
+        board_def  boardfile.load(...) result
+        settings   a board.settings.Settings, or None: loaded from hal.storage_dir/settings.json
+
+    a = app.App(hal, board_def, settings=None)  # builds everything, replays the journal
+    a.step(now_ms)                              # one deterministic pass: scan, apply, save, draw
+    a.scan(now_ms); a.apply(now_ms); a.draw(now_ms); a.save(now_ms)   # the parts, as the tasks run them
+    a.match                                     # the cribbage.game.Match in force (read only)
+    a.journal, a.settings, a.controller, a.render
+
+Tests (tests/core/test_board_*.py) and `hal.sim --script` drive App.step with a hand-advanced clock;
+run() runs the same parts as asyncio tasks: scan+apply every scan_ms, draw every frame_ms, save and
+the link every few tens of ms. No task exists before asyncio.run; a new event loop is made in
+`finally` so a soft reboot starts clean (Hinch's app skeleton).
+"""
+
+import asyncio
+
+from board import anims, display, edges, render, sensors
+from board.controller import P_PEG, Controller
+from board.journal import Journal
+from board.keys import Keys
+from board.power import Limiter
+from board.settings import Settings, tracks_for
+from cribbage import events
+from cribbage.errors import CribError
+from cribbage.game import Match
+
+FIRMWARE = "0.1.0"
+JOURNAL = "/journal.log"
+SETTINGS = "/settings.json"
+_SKUNK_LINE = {"skunk": 30, "double": 60}  # points short of the target; lurch is half of it
+
+
+class App:
+    scan_ms = 5
+    frame_ms = 20
+    save_ms = 100
+
+    def __init__(self, hal, board_def, settings=None):
+        self.hal = hal
+        self.board = board_def
+        self.now = hal.ticks_ms()
+        self.ticks_diff = hal.ticks_diff
+        if settings is None:
+            settings = Settings(hal.storage_dir + SETTINGS).load()
+        self.settings = settings
+        if settings.problem:
+            hal.log(settings.problem)
+        self.ring = edges.Ring(32)
+        self.keys = Keys(len(board_def.key_names), self.ring)
+        self.sensors = sensors.from_board(board_def, self.ring)
+        self._raw = bytearray(board_def.sensor_bits // 8)
+        self.render = render.Render(board_def, Limiter(board_def.power, board_def.led_count))
+        self.controller = Controller(self, list(board_def.key_names))
+        self.journal = Journal(hal.storage_dir + JOURNAL)
+        self.match = Match(self._setup())  # replaced by the journal's match in boot()
+        self._loading = None
+        self.recent = []  # the last few events done, newest last (for the undo prompt)
+        self.link = None
+        self._shown = None  # display rows on the glass
+        self._shown_changes = -1
+        self._dog = None
+        self.errors = 0
+        self.boot()
+
+    # ---- journal and match ------------------------------------------------------------------
+
+    def _replay(self, line):
+        ev = events.from_line(line)
+        if ev["t"] == "setup":
+            self._loading = Match(ev)
+            self.recent = []
+            return
+        if self._loading is None:
+            raise CribError("journal starts without a set-up")
+        self._loading.apply(ev, trusted=True)
+        self._remember(ev)
+
+    def boot(self):
+        """Replay the journal into a match (a new match when there is none)."""
+        self._loading = None
+        report = self.journal.open(self._replay)
+        self.hal.log(str(report))
+        if not report.ok:
+            self.controller.say("Journal: lost", "%d records" % report.dropped)
+        if self._loading is None:
+            self.new_match()
+        else:
+            self.match = self._loading
+            self._loading = None
+            self._sync_link()
+
+    def _setup(self):
+        s = self.settings
+        return events.setup(
+            form=s["form"], fmt=s["fmt"], games=s["games"], to=s["to"], muggins=s["muggins"], three=s["three"]
+        )
+
+    def new_match(self):
+        """Start a new match with the current settings; the journal keeps only its set-up line."""
+        m = Match(self._setup())
+        self.journal.compact([events.to_line(m.setup)])
+        self.match = m
+        self.recent = []
+        self._sync_link()
+
+    def reset_board(self):
+        """Settings back to their defaults (saved now) and a new match."""
+        fresh = Settings(self.settings.path)
+        self.settings.values = fresh.values
+        self.settings.dirty = True
+        self.settings.save()
+        self.new_match()
+
+    def commit(self, ev):
+        """Apply ev to the match and append it to the journal before anything shows it as done.
+
+        CribError (refused) changes nothing. If the flash write fails, the match is rebuilt from the
+        journal, which is the truth, and the error is reported as a refusal.
+        """
+        m = self.match
+        was_over = m.game_over
+        done = m.apply(ev)
+        try:
+            self.journal.append(events.to_line(done))
+        except Exception as e:  # flash full or failing: what is on flash decides
+            self.hal.log("journal append failed: %r; replaying" % (e,))
+            self.boot()
+            raise CribError("flash write failed: not saved")
+        self._remember(done)
+        self._celebrate(done, was_over)
+        if self.journal.needs_compaction:
+            self._compact()
+        return done
+
+    def _remember(self, ev):
+        if ev.get("t") == "undo":
+            if self.recent:
+                self.recent.pop()
+            return
+        self.recent.append(ev)
+        if len(self.recent) > 8:
+            self.recent.pop(0)
+
+    def _compact(self):
+        lines = [events.to_line(self.match.setup)]
+        for ev in self.match.effective_events():
+            lines.append(events.to_line(ev))
+        self.journal.compact(lines)
+
+    def describe_last(self):
+        ev = self.recent[-1] if self.recent else None
+        if ev is None:
+            effective = self.match.effective_events()
+            ev = effective[-1] if effective else {"t": "?"}
+        return describe(self.match, ev)
+
+    def _celebrate(self, done, was_over):
+        """Start an animation the event earned (frame = f(time): it never holds up input)."""
+        m = self.match
+        r = self.render
+        now = self.now
+        if m.game_over and not was_over and m.winner is not None:
+            w = self.track_of(m.winner)
+            for s in range(m.sides):
+                label = m.skunk[s]
+                if label:
+                    line = m.target // 2 + 1 if label == "lurch" else m.target - _SKUNK_LINE[label]
+                    r.animate(anims.SKUNK, w, self.track_of(s) + 4 * line, now)
+                    return
+            r.animate(anims.WIN, w, 0, now)
+            return
+        if done.get("t") == "show" and done.get("n") == 29:
+            r.animate(anims.H29, self.track_of(done["s"]), 0, now)
+            return
+        for side, _n, _why in m.last_pegs:
+            if m.front[side] == 120 and m.target == 121:
+                r.animate(anims.STINK, self.track_of(side), 0, now)
+
+    # ---- what the controller asks of its host -----------------------------------------------
+
+    def log(self, msg):
+        self.hal.log(msg)
+
+    def keys_stuck(self):
+        return self.keys.stuck != 0
+
+    def tracks(self):
+        return tracks_for(self.match.sides, self.settings["tracks"], self.board.sides)
+
+    def track_of(self, side):
+        return self.tracks()[side]
+
+    def side_of_track(self, track):
+        t = self.tracks()
+        for s in range(len(t)):
+            if t[s] == track:
+                return s
+        return -1
+
+    def show_lines(self, done):
+        return display.show_lines(self.match, done)
+
+    def link_verdict(self, applied, error=None):
+        if self.link is not None:
+            self.link.resolve(applied, error)
+
+    # ---- the parts of one pass --------------------------------------------------------------
+
+    def scan(self, now):
+        """Read keys and sensors into debounced edges (no allocation)."""
+        self.keys.update(self.hal.keys.scan(), now)
+        self.hal.sensors.readinto(self._raw)
+        self.sensors.update(self._raw, now)
+
+    def apply(self, now):
+        """Turn waiting edges into game events, proposals and menu actions."""
+        self.now = now
+        ctl = self.controller
+        while True:
+            e = self.ring.get()
+            if e < 0:
+                break
+            ctl.handle(e, now)
+        ctl.tick(now)
+
+    def _fill_view(self, now):
+        m = self.match
+        v = self.render.view
+        tracks = self.tracks()
+        v[render.SIDES] = self.board.sides
+        for t in range(self.board.sides):
+            v[render.FRONT + t] = -1
+            v[render.POINTS + t] = 0
+        for s in range(m.sides):
+            t = tracks[s]
+            v[render.FRONT + t] = m.front[s]
+            v[render.BACK + t] = m.back[s]
+            v[render.POINTS + t] = m.match_points[s]
+        v[render.DEALER] = -1 if m.dealer_side is None else tracks[m.dealer_side]
+        v[render.WINNER] = -1 if m.winner is None else tracks[m.winner]
+        p = self.controller.pending
+        if p is not None and p.kind == P_PEG:
+            v[render.PEND_SIDE] = tracks[p.side]
+            v[render.PEND_HOLE] = p.hole
+            v[render.PEND_T0] = p.t0
+        else:
+            v[render.PEND_SIDE] = -1
+        v[render.BRIGHT] = self.settings["brightness"]
+
+    def draw(self, now):
+        """LED frame and display text, each written only when it changed."""
+        self._fill_view(now)
+        if self.render.update(now):
+            self.hal.leds.write(self.render.frame)
+        ctl = self.controller
+        if ctl.changes != self._shown_changes:
+            self._shown_changes = ctl.changes
+            rows = display.rows(self.match, ctl, self.settings)
+            if rows != self._shown:
+                self._shown = rows
+                d = self.hal.display
+                d.fill(0)
+                for i in range(len(rows)):
+                    d.text(i, 0, rows[i])
+                d.show()
+
+    def save(self, now):
+        """Deferred writes: settings after a quiet spell; the link's traffic."""
+        if self.settings.due(now):
+            self.settings.save()
+        if self.link is not None:
+            self._pump_link(now)
+
+    def step(self, now):
+        """One whole pass, as the tasks would run it: the harness and the sim's --script use it."""
+        self.scan(now)
+        self.apply(now)
+        self.save(now)
+        self.draw(now)
+
+    # ---- the USB link (a placeholder until the link issue wires it fully) -------------------
+
+    def start_link(self):
+        if getattr(self.hal, "link", None) is None:
+            return
+        try:
+            from board.link import Link
+        except ImportError:
+            return
+        self.link = Link(
+            self.journal,
+            self.match,
+            board_id=self.board.id,
+            firmware=FIRMWARE,
+            form=self.settings["form"],
+            settings=self.settings,
+        )
+
+    def _sync_link(self):
+        if self.link is not None:
+            self.link.match = self.match
+
+    def _pump_link(self, now):
+        hal = self.hal
+        link = self.link
+        if link is None:
+            return
+        line = hal.link.read_line()
+        if line is not None:
+            for out in link.handle(line, now):
+                hal.link.write(out)
+        for out in link.pushes():
+            hal.link.write(out)
+        p = link.pending
+        if p is not None and self.controller.pending is None and not getattr(self, "_offered", False):
+            self._offered = self.controller.offer_link(p["event"], p.get("note"), now)
+        elif p is None:
+            self._offered = False
+
+    # ---- asyncio ----------------------------------------------------------------------------
+
+    async def _every(self, ms, part):
+        hal = self.hal
+        while True:
+            try:
+                part(hal.ticks_ms())
+            except Exception as e:  # one bad pass must not stop the board: log it and go on
+                self.errors += 1
+                hal.log("error in %s: %r" % (getattr(part, "__name__", "task"), e))
+            await _sleep_ms(ms)
+
+    def _scan_apply(self, now):
+        self.scan(now)
+        self.apply(now)
+
+    def _draw_feed(self, now):
+        self.draw(now)
+        if self._dog is not None:
+            self._dog.feed()
+
+    async def main(self):
+        loop = asyncio.get_event_loop()
+        loop.set_exception_handler(self._on_exception)
+        if self.settings["watchdog"]:
+            self._dog = self.hal.watchdog(8000)
+        self.start_link()
+        tasks = [
+            asyncio.create_task(self._every(self.scan_ms, self._scan_apply)),
+            asyncio.create_task(self._every(self.frame_ms, self._draw_feed)),
+            asyncio.create_task(self._every(self.save_ms, self.save)),
+        ]
+        await asyncio.gather(*tasks)
+
+    def _on_exception(self, loop, context):
+        self.errors += 1
+        self.hal.log("uncaught: %r" % (context.get("exception"),))
+        self.controller.say("Board error:", "see the log")
+
+
+async def _sleep_ms(ms):
+    if hasattr(asyncio, "sleep_ms"):  # MicroPython: no float per sleep
+        await asyncio.sleep_ms(ms)
+    else:
+        await asyncio.sleep(ms / 1000)
+
+
+def describe(match, ev):
+    """A few words for an event, for the undo prompt."""
+    t = ev.get("t")
+    names = match.names
+    if t == "peg":
+        return "%s +%d" % (names[ev["s"]], ev["n"])
+    if t == "show":
+        return "%s %s %d" % (names[ev["s"]], ev["k"], ev.get("n", 0))
+    if t == "lay":
+        return "lay " + display.cards_text([ev["c"]])
+    if t == "go":
+        return "go"
+    if t == "starter":
+        return "starter " + display.cards_text([ev["c"]])
+    if t == "muggins":
+        return "%s muggins" % names[ev["s"]]
+    if t == "deal":
+        return "next deal"
+    if t == "game":
+        return "next game"
+    if t == "dealer":
+        return "dealer"
+    return t
+
+
+def run(hal, board_def, settings=None):
+    """Run the board until the loop stops (main.py's call)."""
+    app = App(hal, board_def, settings)
+    try:
+        asyncio.run(app.main())
+    finally:
+        asyncio.new_event_loop()
+    return app

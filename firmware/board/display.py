@@ -1,0 +1,153 @@
+# What the 16x8 text display shows in each mode: scores, the prompt, keyed cards, proposals, menus, counts.
+# rows(match, ctl, settings) -> 8 strings of at most 16 characters; the app draws them only when
+# they changed. Pure text: the HAL does the glass (framebuf on the Pico, the terminal in the sim).
+from board.controller import MATCH_SETTINGS, MENU_ITEMS, P_GUARD, P_PEG
+from cribbage.cards import RANKS, format_card
+
+COLS = 16
+ROWS = 8
+_HINT = "OK=yes UNDO=no"
+
+
+def _fit(s):
+    return s[:COLS]
+
+
+def score_row(match, side, mark):
+    """'*Ann        45' : the dealer's side marked, the name, the front peg."""
+    name = match.names[side][:9]
+    pts = str(match.front[side])
+    return mark + name + " " * (COLS - 1 - len(name) - len(pts)) + pts
+
+
+def cards_text(cards):
+    return " ".join([format_card(c) for c in cards])
+
+
+def _value(v):
+    if v is True:
+        return "on"
+    if v is False:
+        return "off"
+    return str(v)
+
+
+def rows(match, ctl, settings):
+    out = []
+    dealer = match.dealer_side
+    for s in range(match.sides):
+        out.append(score_row(match, s, "*" if s == dealer else " "))
+    if ctl.status:
+        out.append(_fit("! " + ctl.status))
+    else:
+        line = "G%d D%d" % (match.game_no, match.deal_no)
+        if match.starter is not None:
+            line += " st " + format_card(match.starter)
+        mp = "-".join([str(p) for p in match.match_points])
+        out.append(_fit(line + " " * max(1, COLS - len(line) - len(mp)) + mp))
+    body = []
+    hint = ctl.prompt()
+    if ctl.menu >= 0:
+        key, label = MENU_ITEMS[ctl.menu]
+        body = ["Menu %d/%d" % (ctl.menu + 1, len(MENU_ITEMS)), label, "= " + _value(settings[key])]
+        if key in MATCH_SETTINGS:
+            body.append("(new match)")
+        hint = "OK=chg MENU=next"
+    elif ctl.pending is not None:
+        p = ctl.pending
+        body = _wrap(p.note)
+        if p.kind == P_PEG and match.front[p.side] + p.ev["n"] >= match.target:
+            body.append("game!")
+        hint = "MENU=other" if p.kind == P_GUARD else _HINT
+        if p.ev is not None and p.ev.get("t") == "muggins":
+            hint = "OK=take MENU=who"
+    elif ctl.message:
+        body = list(ctl.message)
+    elif ctl.entering():
+        body = _entry(match, ctl)
+    elif match.play is not None and match.phase() == "play":
+        body = ["count %d" % match.play.count, cards_text(match.play.current[-4:])]
+    rows_left = ROWS - len(out) - 1
+    for line in body[:rows_left]:
+        out.append(_fit(line))
+    while len(out) < ROWS - 1:
+        out.append("")
+    out.append(_fit(hint))
+    return out
+
+
+def _entry(match, ctl):
+    body = []
+    if ctl.claiming:
+        body.append(_fit(cards_text(ctl.cards)))
+        n = ctl.number()
+        body.append("Your count? " + (str(n) if n >= 0 else "_"))
+        body.append("then OK")
+        return body
+    n = ctl.number()
+    if ctl.digits:
+        body.append("+%d %s" % (n, match.names[ctl.num_side]))
+        body.append("OK=peg MENU=side")
+        return body
+    typed = cards_text(ctl.cards)
+    if ctl.rank >= 0:
+        typed = (typed + " " if typed else "") + RANKS[ctl.rank] + "?"
+    while len(typed) > COLS:
+        body.append(typed[:COLS])
+        typed = typed[COLS:].lstrip()
+    body.append(typed)
+    if ctl.rank >= 0 and not ctl.cards and n >= 0:
+        body.append("suit=card")
+        body.append("OK=+%d %s" % (n, match.names[ctl.num_side]))
+    elif ctl.rank >= 0:
+        body.append("key its suit")
+    else:
+        body.append("%d card%s OK=score" % (len(ctl.cards), "" if len(ctl.cards) == 1 else "s"))
+    return body
+
+
+def _wrap(text):
+    out = []
+    line = ""
+    for word in text.split():
+        if not line:
+            line = word
+        elif len(line) + 1 + len(word) <= COLS:
+            line += " " + word
+        else:
+            out.append(line)
+            line = word
+    if line:
+        out.append(line)
+    return out
+
+
+def show_lines(match, done):
+    """The itemised count of a scored hand or crib, the total last (at most 5 rows)."""
+    side = done["s"]
+    head = "%s %s %d" % (match.names[side], done["k"], done["n"])
+    lines = []
+    items = None
+    try:
+        items = match.show_items()
+    except Exception:  # the itemiser is a nicety: the total is what was pegged
+        items = None
+    if items:
+        for it in items:
+            lines.append(_item(it))
+    claim = done.get("claim")
+    if claim is not None and claim < done["n"]:
+        lines.append("claimed %d" % claim)
+    if len(lines) > 4:
+        lines = lines[:3] + ["..."]
+    return [_fit(head)] + [_fit(x) for x in lines]
+
+
+def _item(it):
+    # An item of cribbage.show.show_items: (what, points) or (what, points, cards); shown as
+    # "fifteens x4   8" style when the scorer groups them, else one per line.
+    if isinstance(it, (tuple, list)) and len(it) >= 2:
+        what = str(it[0])
+        pts = str(it[1])
+        return what[: COLS - 1 - len(pts)] + " " * max(1, COLS - len(what) - len(pts)) + pts
+    return str(it)

@@ -1,0 +1,165 @@
+# Scenarios: a whole game pegged by taps, undo of a proposal and of a committed score, auto-OK.
+from board_fixture import reference
+from scenario import Scenario
+
+from board import anims
+
+
+def _deal_by_taps(s, hands, crib):
+    """One deal pegged on the holes: hands[side] each, then the crib; 0 keys a zero hand."""
+    m = s.app.match
+    s.press("OK")  # no starter keyed: on to the show
+    for _ in range(3):
+        if m.game_over:
+            return
+        side, kind = m.next_show()
+        pts = crib if kind == "crib" else hands[side]
+        if pts:
+            s.tap(side, min(m.front[side] + pts, 121))
+        else:
+            s.press("OK")  # a zero hand: OK proposes 0, OK again confirms
+        s.press("OK")
+    if not m.game_over:
+        assert "OK = next deal" in s.screen()
+        s.press("OK")
+
+
+def test_whole_game_pegged_by_taps():
+    s = Scenario()
+    b = reference()
+    try:
+        s.keys("A OK")  # player 1 deals
+        m = s.app.match
+        assert m.dealer_side == 0
+        deals = 0
+        while not m.game_over:
+            _deal_by_taps(s, (8, 14), 4)
+            deals += 1
+        assert m.winner == 1 and m.front == [80, 121]
+        assert deals == 8
+        assert "OK = next game" in s.screen()
+        # the winner's colour in the game hole once the animation is over
+        s.wait(anims.duration(anims.SKUNK) + 100)
+        assert s.rgb(b.led_game) != (0, 0, 0)
+        assert s.rgb(b.led_track[1][m.back[1] - 1]) != (0, 0, 0)
+        # every score went to flash, one peg an event, in order
+        pegs = [e for e in s.journal() if e["t"] == "peg"]
+        assert sum(e["n"] for e in pegs if e["s"] == 1) == 121
+        assert m.skunk[0] == "skunk" and m.match_points == [0, 3]  # ACC: a skunk is 3
+        # a tap after the game is over is not a score
+        s.tap(0, 110)
+        assert s.app.controller.pending is None
+    finally:
+        s.close()
+
+
+def test_skunk_counts_and_animates():
+    s = Scenario()
+    try:
+        s.keys("A OK")
+        m = s.app.match
+        while not m.game_over:
+            _deal_by_taps(s, (2, 24), 0)
+        assert m.skunk[0] == "double"
+        assert m.match_points == [0, 3]
+        assert s.app.render.view[15] in (anims.SKUNK, 0)
+    finally:
+        s.close()
+
+
+def test_tap_proposes_blinks_and_ok_confirms():
+    s = Scenario()
+    b = reference()
+    try:
+        s.keys("A OK")
+        s.tap(1, 6)
+        led = b.led_track[1][5]
+        assert "P2 +6" in s.screen()
+        seen = set()
+        for _ in range(8):
+            s.wait(60)
+            seen.add(s.rgb(led) != (0, 0, 0))
+        assert seen == {True, False}  # it blinks
+        assert s.app.match.front[1] == 0  # nothing pegged until OK
+        s.press("OK")
+        assert s.app.match.front[1] == 6
+        assert s.rgb(led) != (0, 0, 0)
+    finally:
+        s.close()
+
+
+def test_undo_a_proposal_then_a_committed_score():
+    s = Scenario()
+    try:
+        s.keys("A OK")
+        m = s.app.match
+        s.tap(1, 5)
+        s.press("UNDO")  # cancels the proposal: nothing pegged, nothing journaled
+        assert m.front[1] == 0 and s.app.controller.pending is None
+        n = len(s.journal())
+        s.peg(1, 5)
+        s.peg(1, 3)
+        assert (m.front[1], m.back[1]) == (8, 5)
+        s.press("UNDO")
+        assert "Undo P2 +3?" in s.screen()
+        s.press("OK")
+        assert (m.front[1], m.back[1]) == (5, 0)
+        j = s.journal()
+        assert [e["t"] for e in j[n:]] == ["peg", "peg", "undo"]  # undo appends, never erases
+    finally:
+        s.close()
+
+
+def test_second_tap_moves_the_proposal_and_other_side_confirms_it():
+    s = Scenario()
+    try:
+        s.keys("A OK")
+        m = s.app.match
+        s.tap(1, 5)
+        s.tap(1, 7)  # changed their mind: one proposal, now 7
+        assert s.app.controller.pending.ev["n"] == 7
+        s.tap(0, 4)  # the other side pegs: the first score stands
+        assert m.front[1] == 7
+        s.press("OK")
+        assert m.front[0] == 4
+    finally:
+        s.close()
+
+
+def test_tap_behind_front_peg_is_a_resting_peg_not_a_score():
+    s = Scenario()
+    try:
+        s.keys("A OK")
+        s.peg(1, 10)
+        s.tap(1, 4)
+        assert s.app.controller.pending is None
+    finally:
+        s.close()
+
+
+def test_auto_ok_setting_confirms_after_timeout():
+    s = Scenario(auto_ok_ms=2000)
+    try:
+        s.keys("A OK")
+        s.tap(1, 9)
+        s.wait(1500)
+        assert s.app.match.front[1] == 0
+        s.wait(600)
+        assert s.app.match.front[1] == 9
+    finally:
+        s.close()
+
+
+def test_keyed_points_peg_without_sensors():
+    s = Scenario()
+    try:
+        s.keys("A OK")
+        s.keys("OK")  # to the show: P2's hand is next
+        s.keys("A 2")  # 1 then 2: twelve points
+        assert "+12 P2" in s.screen()
+        s.press("OK")  # proposal, blinking at hole 12
+        assert s.app.controller.pending.hole == 12
+        s.press("OK")
+        assert s.app.match.front[1] == 12
+    finally:
+        s.close()
