@@ -47,5 +47,9 @@ verify: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
+# Maker's documents (layout/drilling SVG, chain orders, wiring, BOM, assembly, power) from hardware/board.json.
+hardware: $(STAMP)
+	$(BIN)/python hardware/tools/generate.py --board hardware/board.json --out out/hardware
+
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis out

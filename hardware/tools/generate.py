@@ -1,0 +1,56 @@
+# `make hardware`: every maker's document generated from hardware/board.json into out/hardware/.
+import argparse
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+for extra in (os.path.join(ROOT, "firmware"), HERE):
+    if extra not in sys.path:
+        sys.path.insert(0, extra)
+
+from hwgen_assembly import assembly_md  # noqa: E402
+from hwgen_bom import bom_csv  # noqa: E402
+from hwgen_chains import leds_svg, sensors_svg  # noqa: E402
+from hwgen_power import power_md  # noqa: E402
+from hwgen_svg import layout_svg  # noqa: E402
+from hwgen_wiring import wiring_md  # noqa: E402
+
+from board.boardfile import load  # noqa: E402
+
+OUTPUTS = (
+    ("layout.svg", layout_svg),
+    ("leds.svg", leds_svg),
+    ("sensors.svg", sensors_svg),
+    ("wiring.md", wiring_md),
+    ("bom.csv", bom_csv),
+    ("assembly.md", assembly_md),
+    ("power.md", power_md),
+)
+
+
+def generate(board_path, out_dir):
+    """Write every document; returns the paths written."""
+    board = load(board_path)
+    os.makedirs(out_dir, exist_ok=True)
+    written = []
+    for name, make in OUTPUTS:
+        path = os.path.join(out_dir, name)
+        with open(path, "w", encoding="utf-8", newline="\n") as f:
+            f.write(make(board))
+        written.append(path)
+    return written
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__ or "generate the hardware documents")
+    ap.add_argument("--board", default=os.path.join(ROOT, "hardware", "board.json"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "out", "hardware"))
+    args = ap.parse_args(argv)
+    for path in generate(args.board, args.out):
+        print(os.path.relpath(path, os.getcwd()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
