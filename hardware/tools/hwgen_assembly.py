@@ -2,6 +2,23 @@
 from hwgen_bom import sensor_holes
 
 
+def _g(v):
+    return "%g" % v
+
+
+def _chips_per_side(board):
+    # When each side's holes sit on chips of their own, say so: a track can then be built and tested alone.
+    spans = []
+    used = set()
+    for s in range(board.sides):
+        chips = {b // 8 for b in board.sensor_track[s] + board.sensor_start[s]}
+        if chips & used:
+            return ""
+        used |= chips
+        spans.append("U%d-U%d %s" % (min(chips), max(chips), board.side_names[s]))
+    return " Chips by track: %s, so a track can be built and tested alone." % ", ".join(spans)
+
+
 def assembly_md(board):
     lay = board.layout
     holes = sensor_holes(board)
@@ -9,28 +26,27 @@ def assembly_md(board):
         "# Assembly guide: %s" % board.name,
         "",
         "Generated from `hardware/board.json`. Read `wiring.md` beside it and keep `layout.svg`, "
-        "`leds.svg` and "
-        "`sensors.svg` printed at 100 %% (check the 100 mm scale bar).",
+        "`leds.svg` and `sensors.svg` printed at 100 % (check the 100 mm scale bar).",
         "",
         "## 1. Panel",
         "",
         "1. Print `layout.svg` at 1:1 and check the scale bar with a ruler.",
         "2. Tape it to the %s x %s mm top panel; centre-punch every cross."
-        % (lay["board"][0], lay["board"][1]),
+        % (_g(lay["board"][0]), _g(lay["board"][1])),
         "3. Drill the %d LED holes at %s mm (pitch %s mm, groups of %d, %s mm between groups), the %d "
         "mounting holes at %s mm; cut the %d key openings (%s mm square) and the display window (%s x %s mm)."
         % (
             len(board.led_track[0]) * board.sides + board.sides * (2 + board.record_count + 1) + 1,
-            lay["hole_d"],
-            lay["pitch"],
+            _g(lay["hole_d"]),
+            _g(lay["pitch"]),
             lay["group"],
-            lay["pitch"] + lay["group_gap"],
+            _g(lay["pitch"] + lay["group_gap"]),
             len(lay["mounting"]["at"]),
-            lay["mounting"]["d"],
+            _g(lay["mounting"]["d"]),
             len([k for k in board.key_names if k]),
-            lay["keys"]["cutout"],
-            lay["display"]["w"],
-            lay["display"]["h"],
+            _g(lay["keys"]["cutout"]),
+            _g(lay["display"]["w"]),
+            _g(lay["display"]["h"]),
         ),
         "4. Paint or engrave the skunk lines (red on the template) before holes 91 and 61, and 31 for "
         "61-point games.",
@@ -70,10 +86,11 @@ def assembly_md(board):
             "3V3; a magnet reads 0. Game-record holes and dealer LEDs have no sensor." % holes
         )
     out += [
-        "2. Wire the chips in the order of `sensors.svg` and the table in `wiring.md` (U0 nearest the Pico). "
-        "Each group of 16 chips serves one track, so a track can be built and tested alone.",
-        "3. Tie the spare inputs as listed in the board file's `sensors.fixed` (the firmware checks them to "
-        "tell a broken or unplugged chain from an empty board).",
+        "2. Wire the chips in the order of `sensors.svg` and the table in `wiring.md` (U0 nearest the "
+        "Pico)." + _chips_per_side(board),
+        "3. Tie the spare inputs of `sensors.fixed` (%s): the firmware checks them to tell a broken or "
+        "unplugged chain from an empty board."
+        % ", ".join("bit %d to %s" % (b, "3V3" if v else "GND") for b, v in board.sensor_fixed),
         "4. Power the chain from the Pico's 3V3 so nothing above 3.3 V reaches a GPIO.",
         "",
         "## 4. Keypad and display",
