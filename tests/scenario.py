@@ -100,6 +100,10 @@ class Scenario:
     def screen(self):
         return self.hal.display.screen()
 
+    def said(self):
+        """The display's rows joined by spaces, for messages wrapped over several rows."""
+        return " ".join([r.strip() for r in self.hal.display.rows if r.strip()])
+
     def rgb(self, led):
         return self.hal.leds.rgb(led)
 

@@ -28,6 +28,7 @@ MENU_ITEMS = (
 )
 MATCH_SETTINGS = ("form", "fmt", "games", "to", "muggins", "three")  # used at the next new match
 _DIGITS = "A23456789T"  # rank keys as digits: A = 1 .. 9, T = 0 (or 10 alone)
+_SENSOR_FAULTS = ("", "No sensor chain", "Sensor noise", "Sensors silent")  # by edges.FAULT_*
 MAX_CARDS = 6  # more than any hand; the game says what is wrong with the count
 
 
@@ -73,11 +74,11 @@ class Controller:
             self._tap(code, now)
             return
         if kind == edges.SENSOR_FAULT:
-            self.status = ("", "Sensors unplugged", "Sensor noise", "Sensors silent")[code]
+            self.status = _SENSOR_FAULTS[code]
             self.host.log("sensor chain fault: " + self.status + "; taps ignored")
             return
         if kind == edges.SENSOR_OK:
-            if self.status.startswith("Sensor"):
+            if self.status in _SENSOR_FAULTS:
                 self.status = ""
             self.host.log("sensor chain reads sensibly again")
             return

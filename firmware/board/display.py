@@ -38,7 +38,7 @@ def rows(match, ctl, settings):
     for s in range(match.sides):
         out.append(score_row(match, s, "*" if s == dealer else " "))
     if ctl.status:
-        out.append(_fit("! " + ctl.status))
+        out.append(_fit("!" + ctl.status))
     else:
         line = "G%d D%d" % (match.game_no, match.deal_no)
         if match.starter is not None:

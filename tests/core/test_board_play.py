@@ -1,0 +1,116 @@
+# Scenarios: the play assistant (a go and a 31), bad card entries refused with nothing pegged.
+from scenario import Scenario
+
+
+def _to_the_play(s):
+    s.keys("A OK")  # player 1 deals, player 2 leads
+    s.cards("2C")  # the starter: pegs nothing (not a jack)
+    assert s.app.match.phase() == "play"
+
+
+def test_play_with_a_go_and_a_31():
+    s = Scenario()
+    try:
+        _to_the_play(s)
+        m = s.app.match
+        assert "P2 lays MENU=go" in s.screen()
+        s.cards("TH KS 9D")
+        assert "count 29" in s.screen()
+        assert "P1 lays" in s.screen()
+        s.press("MENU")  # P1 cannot lay under 31: go
+        assert "P1 go" in s.screen()
+        s.cards("2H")  # P2 makes 31: 2 in all
+        assert "P2 2H +2" in s.screen() and "count 31" in s.screen()
+        assert m.front == [0, 2]
+        s.cards("5S 3C KC 4D")  # count restarts with P1; P1 lays the last card: 1 for last
+        assert m.front == [1, 2]
+        assert m.phase() == "show"
+        assert "play over" in s.screen()
+        j = s.journal()
+        assert [e["t"] for e in j[3:]] == ["lay", "lay", "lay", "go", "lay", "lay", "lay", "lay", "lay"]
+    finally:
+        s.close()
+
+
+def test_lay_out_of_turn_or_over_31_is_refused_and_pegs_nothing():
+    s = Scenario()
+    try:
+        _to_the_play(s)
+        s.cards("KH TH KD")  # 30: no pair, no run
+        s.cards("5D")
+        assert "over 31" in s.said()
+        assert s.app.match.play.count == 30
+        assert s.app.match.front == [0, 0]
+    finally:
+        s.close()
+
+
+def test_same_card_twice_refused_on_the_display():
+    s = Scenario()
+    try:
+        _to_the_play(s)
+        s.keys("OK")  # skip the play: on to the show
+        n = len(s.journal())
+        s.cards("5H 5H")
+        assert "5H twice" in s.said()
+        assert s.app.controller.cards == [4 * 4 + 1]
+        assert s.app.match.front == [0, 0] and len(s.journal()) == n
+    finally:
+        s.close()
+
+
+def test_six_cards_refused_on_the_display():
+    s = Scenario()
+    try:
+        _to_the_play(s)
+        s.keys("OK")
+        n = len(s.journal())
+        s.cards("5H 5S 5C JD 6D 7D")
+        s.press("OK")
+        assert "not 6" in s.said()
+        assert s.app.match.front == [0, 0] and len(s.journal()) == n
+        s.press("UNDO", "UNDO")  # the entry stays: take the extra two back
+        assert s.app.controller.cards == [4 * 4 + 1, 4 * 4 + 0, 4 * 4 + 3, 10 * 4 + 2]
+    finally:
+        s.close()
+
+
+def test_no_starter_refused_on_the_display():
+    s = Scenario()
+    try:
+        s.keys("A OK")
+        s.keys("OK")  # the starter skipped: on to the show
+        n = len(s.journal())
+        s.cards("5H 5S 5C JD")
+        s.press("OK")
+        assert "starter" in s.said()
+        assert s.app.match.front == [0, 0] and len(s.journal()) == n
+    finally:
+        s.close()
+
+
+def test_suit_first_and_half_cards_are_explained():
+    s = Scenario()
+    try:
+        s.keys("A OK")
+        s.press("H")
+        assert "rank" in s.screen()
+        s.press("7")
+        assert "7?" in s.screen()
+        s.press("UNDO")  # takes the half card back
+        assert not s.app.controller.entering()
+    finally:
+        s.close()
+
+
+def test_cut_for_first_deal_by_cards():
+    s = Scenario()
+    try:
+        s.cards("9C 9H")
+        s.press("OK")
+        assert "tie" in s.screen().lower()
+        s.cards("KD 3S")
+        s.press("OK")
+        assert s.app.match.dealer == 1  # the lower card deals
+    finally:
+        s.close()
