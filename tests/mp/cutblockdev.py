@@ -20,12 +20,16 @@ class CutBlockDev:
     def __init__(self, block_size=4096, block_count=64, mem=None):
         self.block_size = block_size
         self.block_count = block_count
-        self.mem = mem if mem is not None else bytearray(b"\xff" * (block_size * block_count))
-        self._mv = memoryview(self.mem)
         blank = _BLANKS.get(block_size)
         if blank is None:
             blank = _BLANKS[block_size] = b"\xff" * block_size
         self._blank = blank
+        if mem is None:  # erased flash, filled a block at a time: no second image-sized allocation
+            mem = bytearray(block_size * block_count)
+            for b in range(block_count):
+                mem[b * block_size : (b + 1) * block_size] = blank
+        self.mem = mem
+        self._mv = memoryview(mem)
         self.cut_after = -1  # -1: never
         self.half = False
         self.dead = False
