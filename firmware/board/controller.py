@@ -358,6 +358,13 @@ class Controller:
                 self.say("On to the show")
         elif ph == "show":
             side, kind = m.next_show()
+            laid = self.laid_cards()
+            if laid:
+                # The hand's cards were keyed in the play: score them, or start the entry with them.
+                self.cards = laid
+                if len(laid) == m.hand_size:
+                    self._use_cards("show", now)
+                return
             self.pending = Pending(
                 P_EVENT, {"t": "peg", "s": side, "n": 0, "why": kind}, "%s %s 0?" % (m.names[side], kind)
             )
@@ -367,6 +374,16 @@ class Controller:
             self._commit({"t": "game"})
         else:
             self.pending = Pending(P_EVENT, {"t": "_new"}, "New match?")
+
+    def laid_cards(self):
+        """Cards the player whose hand counts next laid in this deal's play (the crib: none)."""
+        m = self.host.match
+        nxt = m.next_show()
+        if nxt is None or nxt[1] != "hand" or m.play is None:
+            return []
+        who = m.next_shower()
+        seats = m.play_seats
+        return [c for seat, c in m.play.laid if seats[seat] == who]
 
     def _go(self, now):
         m = self.host.match

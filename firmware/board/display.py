@@ -67,6 +67,15 @@ def rows(match, ctl, settings):
         body = _entry(match, ctl)
     elif match.play is not None and match.phase() == "play":
         body = ["count %d" % match.play.count, cards_text(match.play.current[-4:])]
+    elif ctl.context() == "show":
+        laid = ctl.laid_cards()
+        if laid:
+            body = [
+                "laid " + cards_text(laid),
+                "OK=score them" if len(laid) == match.hand_size else "OK=key the rest",
+            ]
+        else:
+            body = ["key the cards,", "OK=score; OK", "alone=zero"]
     rows_left = ROWS - len(out) - 1
     for line in body[:rows_left]:
         out.append(_fit(line))
