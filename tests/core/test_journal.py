@@ -364,6 +364,31 @@ def test_records_from_a_seq():
         t.done()
 
 
+def test_records_seek_near_their_seq_and_agree_with_a_full_read():
+    t = _Tmp()
+    try:
+        lines = ["event %d" % i for i in range(1, 101)]
+        j = t.journal(lines[:70])
+        fresh = Journal(t.path)  # never opened: reads from the header
+        for start in (0, 1, 31, 32, 33, 64, 65, 70, 71, 500):
+            want = [(s, lines[s - 1]) for s in range(max(start, 1), 71)]
+            assert list(j.records(start)) == want == list(fresh.records(start)), start
+        j.compact(lines[40:], first_seq=41)  # keeps seqs 41..100 and their lines
+        for start in (0, 41, 72, 73, 100, 101):
+            want = [(s, lines[s - 1]) for s in range(max(start, 41), 101)]
+            assert list(j.records(start)) == want, start
+        for i in range(101, 140):
+            j.append("event %d" % i)
+        assert list(j.records(130)) == [(s, "event %d" % s) for s in range(130, 140)]
+        j.close()
+        j = Journal(t.path)
+        j.open()
+        assert list(j.records(105)) == [(s, "event %d" % s) for s in range(105, 140)]
+        j.close()
+    finally:
+        t.done()
+
+
 class _FailingFile:
     def write(self, data):
         raise OSError(28)  # ENOSPC
