@@ -278,3 +278,40 @@ def test_an_internal_error_is_an_error_reply_not_a_crash():
     link = Link(Broken(), None, board_id="ab")
     r = ask(link, {"id": 1, "op": "events"})
     assert r["ok"] is False and r["code"] == "internal"
+
+
+def _page(link, start, limit):
+    r = ask(link, {"id": 1, "op": "events", "from": start, "limit": limit})
+    return [e["seq"] for e in r["events"]], r
+
+
+def test_pages_stay_right_when_the_journal_grows_or_is_compacted_between_them():
+    link, j, m, s = make(30)
+    seqs, r = _page(link, 1, 10)
+    assert seqs == list(range(1, 11))
+    pegs(j, m, 3)  # the board goes on playing between two pages
+    seqs, r = _page(link, 11, 10)
+    assert seqs == list(range(11, 21))
+    # compaction keeps the records from 15 on (their seqs do not change) in a new file
+    kept = [line for seq, line in j.records(15)]
+    j.compact(kept, 15)
+    seqs, r = _page(link, 21, 64)
+    assert seqs == list(range(21, 34)) and r["more"] is False
+    seqs, r = _page(link, 3, 5)  # below the journal's first seq now
+    assert seqs == [15, 16, 17, 18, 19] and r["first"] == 15
+
+
+def test_appended_pushes_without_reading_the_journal():
+    link, j, m, s = make(5)
+    ask(link, {"id": 1, "op": "subscribe", "state": True})
+    ev = events.peg(0, 2)
+    done = m.apply(ev)
+    line = events.to_line(done)
+    seq = j.append(line)
+    link.appended(seq, line)
+    out = [json.loads(x) for x in link.pushes()]
+    assert out[0] == {"push": "event", "seq": seq, "event": done}
+    assert out[1]["push"] == "state" and out[1]["state"]["front"] == m.front
+    assert link.pushes() == []
+    link.appended(seq, line)  # a repeat is ignored
+    assert link.pushes() == []
