@@ -9,5 +9,11 @@ def _root():
     """Score hands, sync games from the board, watch it live, plot and deploy."""
 
 
+# The board-facing commands (ports, link, sync, watch, games, show, stats, plot, export, deploy, sim).
+from crib import commands as _board_commands  # noqa: E402
+
+_board_commands.register(app)
+
+
 def main():
     app()

@@ -37,7 +37,7 @@ CREATE TABLE games (
     names     TEXT NOT NULL,              -- JSON list, one name a side
     final     TEXT NOT NULL,              -- JSON list of front pegs at the end (or now)
     winner    INTEGER,                    -- side, or NULL while the game is open
-    skunk     TEXT NOT NULL DEFAULT '',   -- the loser's skunk: '', 'skunk', 'double', 'lurch'
+    skunk     TEXT NOT NULL DEFAULT '[]', -- JSON list, one label a side: '', 'skunk', 'double', 'lurch'
     over      INTEGER NOT NULL DEFAULT 0,
     deals     INTEGER NOT NULL DEFAULT 0,
     flagged   INTEGER NOT NULL DEFAULT 0, -- replay with the core disagreed with the board
@@ -49,7 +49,7 @@ CREATE TABLE scores (
     seq     INTEGER NOT NULL,
     deal_no INTEGER NOT NULL,
     side    INTEGER NOT NULL,
-    kind    TEXT NOT NULL,                -- 'hand', 'crib', 'play', 'heels', 'peg', 'correction', ...
+    kind    TEXT NOT NULL,                -- the core's why: hand crib play go heels muggins manual fix ...
     points  INTEGER NOT NULL,
     front   INTEGER NOT NULL,             -- the side's front peg after this score
     cards   TEXT NOT NULL DEFAULT '',     -- e.g. '5H 5S JD 4C | 5D' for a show
@@ -153,3 +153,63 @@ def count_events(con, board=None):
     if board is None:
         return con.execute("SELECT count(*) FROM events").fetchone()[0]
     return con.execute("SELECT count(*) FROM events WHERE board=?", (board,)).fetchone()[0]
+
+
+def store_games(con, board, games):
+    """Replace the derived games and scores of `board` by `games` (replay.Game); ids stay stable."""
+    with con:
+        keep = []
+        for g in games:
+            con.execute(
+                "INSERT INTO games(board, first_seq, last_seq, match_no, game_no, form, target, names, final,"
+                "winner, skunk, over, deals, flagged, flag) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+                "ON CONFLICT(board, first_seq) DO UPDATE SET last_seq=excluded.last_seq, "
+                "match_no=excluded.match_no, game_no=excluded.game_no, form=excluded.form, "
+                "target=excluded.target, names=excluded.names, final=excluded.final, winner=excluded.winner, "
+                "skunk=excluded.skunk, over=excluded.over, deals=excluded.deals, flagged=excluded.flagged, "
+                "flag=excluded.flag",
+                (board, g.first_seq, g.last_seq, g.match_no, g.game_no, g.form, g.target, json.dumps(g.names),
+                 json.dumps(g.final), g.winner, json.dumps(g.skunk), int(g.over), g.deals, int(bool(g.flags)),
+                 "\n".join(g.flags)))
+            key = (board, g.first_seq)
+            gid = con.execute("SELECT id FROM games WHERE board=? AND first_seq=?", key).fetchone()[0]
+            keep.append(gid)
+            con.execute("DELETE FROM scores WHERE game=?", (gid,))
+            con.executemany(
+                "INSERT INTO scores(game, seq, deal_no, side, kind, points, front, cards, items) "
+                "VALUES (?,?,?,?,?,?,?,?,?)", [(gid,) + tuple(r) for r in g.scores])
+        marks = ",".join("?" * len(keep)) or "NULL"
+        # Games an undo took back (a 'game' event undone) vanish from the history too.
+        con.execute("DELETE FROM games WHERE board=? AND id NOT IN (%s)" % marks, [board] + keep)
+
+
+def games(con, board=None):
+    """Game rows, oldest first, names/final/skunk decoded."""
+    sql = "SELECT * FROM games" + (" WHERE board=?" if board else "") + " ORDER BY board, first_seq"
+    out = []
+    for r in con.execute(sql, (board,) if board else ()):
+        d = dict(r)
+        for k in ("names", "final", "skunk"):
+            d[k] = json.loads(d[k])
+        out.append(d)
+    return out
+
+
+def game(con, gid):
+    r = con.execute("SELECT * FROM games WHERE id=?", (gid,)).fetchone()
+    if r is None:
+        return None
+    d = dict(r)
+    for k in ("names", "final", "skunk"):
+        d[k] = json.loads(d[k])
+    return d
+
+
+def scores(con, gid):
+    rows = con.execute("SELECT * FROM scores WHERE game=? ORDER BY seq, rowid", (gid,))
+    out = []
+    for r in rows:
+        d = dict(r)
+        d["items"] = json.loads(d["items"] or "[]")
+        out.append(d)
+    return out

@@ -1,0 +1,287 @@
+# The board-facing `crib` commands: ports, link, sync, watch, games, show, stats, plot, export, deploy, sim.
+import json
+import sys
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from crib import db, ports
+from crib.client import LinkClient, LinkError
+
+PORT_HELP = "auto | DEVICE | id:SERIAL | socket://HOST:PORT (the simulator), as mpremote takes"
+DB_HELP = "the history database (default: per-user data folder, or $CRIB_DB)"
+
+console = Console()
+err = Console(stderr=True)
+
+
+def _fail(msg, code=1):
+    err.print("[bold red]crib:[/] %s" % msg)
+    raise typer.Exit(code)
+
+
+def _client(port, timeout):
+    try:
+        c = LinkClient(ports.open_port(port, timeout), timeout=timeout)
+        c.connect()
+    except ports.PortError as e:
+        _fail(str(e), 2)
+    except LinkError as e:
+        _fail(str(e), 3)
+    return c
+
+
+def _db(path):
+    try:
+        return db.connect(path)
+    except db.DbError as e:
+        _fail(str(e), 4)
+
+
+def register(app):
+    """Add the commands to the `crib` typer app (cli.py calls this once)."""
+    link_app = typer.Typer(help="talk to the board's link directly (hello, state, events, subscribe)",
+                           no_args_is_help=True)
+    app.add_typer(link_app, name="link")
+
+    @app.command("ports")
+    def ports_cmd():
+        """List the boards plugged in over USB (Raspberry Pi vendor id 0x2E8A)."""
+        found = ports.boards()
+        if not found:
+            console.print("no board found (USB vendor 2e8a); the simulator is socket://127.0.0.1:PORT")
+            raise typer.Exit(1)
+        for p in found:
+            console.print(ports.describe(p))
+
+    @link_app.command("hello")
+    def link_hello(port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
+                   timeout: float = typer.Option(2.0, help="seconds to wait for each answer")):
+        """The board's protocol and firmware version, id and game form."""
+        c = _client(port, timeout)
+        console.print_json(json.dumps(c.hello))
+
+    @link_app.command("state")
+    def link_state(port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
+                   timeout: float = typer.Option(2.0)):
+        """The current derived state of the board's match, as JSON."""
+        c = _client(port, timeout)
+        console.print_json(json.dumps(c.state()))
+
+    @link_app.command("events")
+    def link_events(start: int = typer.Option(0, "--from", help="first sequence number"),
+                    limit: int = typer.Option(64, help="events a page (1..64)"),
+                    port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
+                    timeout: float = typer.Option(2.0)):
+        """Events from a sequence number, one JSON line each (every page until the end)."""
+        c = _client(port, timeout)
+        try:
+            for page in c.iter_pages(start, limit):
+                for item in page["events"]:
+                    sys.stdout.write(json.dumps(item, separators=(",", ":")) + "\n")
+        except LinkError as e:
+            _fail(str(e), 3)
+
+    @link_app.command("subscribe")
+    def link_subscribe(start: int = typer.Option(None, "--from", help="replay from this seq first"),
+                       seconds: float = typer.Option(None, help="stop after this long (default: Ctrl-C)"),
+                       port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
+                       timeout: float = typer.Option(2.0)):
+        """Print the board's pushes (events, proposal verdicts) as JSON lines as they happen."""
+        import time
+
+        c = _client(port, timeout)
+        c.subscribe(start)
+        end = None if seconds is None else time.monotonic() + seconds
+        try:
+            while end is None or time.monotonic() < end:
+                push = c.next_push(0.5)
+                if push is not None:
+                    sys.stdout.write(json.dumps(push, separators=(",", ":")) + "\n")
+                    sys.stdout.flush()
+        except KeyboardInterrupt:
+            pass
+        except LinkError as e:
+            _fail(str(e), 3)
+
+    @link_app.command("propose")
+    def link_propose(event: str = typer.Argument(..., help='the event, e.g. {"t":"fix","s":0,"n":-2}'),
+                     note: str = typer.Option("", help="a few words for the board's display"),
+                     wait: float = typer.Option(60.0, help="seconds to wait for OK/UNDO on the board"),
+                     port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
+                     timeout: float = typer.Option(2.0)):
+        """Ask the board for a change (a correction): it applies only when a player presses OK."""
+        try:
+            ev = json.loads(event)
+        except ValueError:
+            _fail("the event is not JSON: %s" % event)
+        c = _client(port, timeout)
+        try:
+            pid = c.request("propose", event=ev, note=note)["pending"]
+        except LinkError as e:
+            _fail(str(e), 3)
+        console.print("request %d is on the board's display: press OK there to apply, UNDO to refuse" % pid)
+        import time
+
+        end = time.monotonic() + wait
+        while time.monotonic() < end:
+            push = c.next_push(0.5)
+            if push and push.get("push") == "pending" and push.get("pid") == pid:
+                console.print("%s%s" % (push["status"], ": " + push["error"] if push.get("error") else ""))
+                raise typer.Exit(0 if push["status"] == "applied" else 1)
+        c.request("cancel", pending=pid)
+        _fail("nobody answered on the board within %.0f s: request withdrawn" % wait, 1)
+
+    @app.command("sync")
+    def sync_cmd(port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
+                 db_path: str = typer.Option(None, "--db", help=DB_HELP),
+                 timeout: float = typer.Option(2.0, help="seconds to wait for each answer")):
+        """Copy the board's new events into the history and replay every game with the core."""
+        from crib.replay import rebuild
+        from crib.sync import sync
+
+        con = _db(db_path)
+        c = _client(port, timeout)
+        board = c.hello["board"]
+        cols = (TextColumn("sync %s" % board), BarColumn(), MofNCompleteColumn(), TextColumn("events"),
+                TimeRemainingColumn())
+        with Progress(*cols, console=err, transient=False) as bar:
+            task = bar.add_task("sync", total=None)
+
+            def progress(done, end, start=[None]):  # noqa: B006 (first call's seq, kept across calls)
+                if start[0] is None:
+                    start[0] = done
+                bar.update(task, total=max(0, end - start[0]), completed=max(0, done - start[0]))
+
+            try:
+                report = sync(c, con, progress=progress)
+            except LinkError as e:
+                _fail("%s (what arrived is kept: run crib sync again to resume)" % e, 3)
+            except KeyboardInterrupt:
+                _fail("interrupted (what arrived is kept: run crib sync again to resume)", 130)
+        console.print(str(report))
+        games, orphans, _m = rebuild(con, board)
+        flagged = [g for g in games if g.flags]
+        console.print("%d games replayed with the core, %d flagged" % (len(games), len(flagged)))
+        if orphans:
+            console.print("[yellow]%d events before the first match set-up could not be replayed[/]"
+                          % len(orphans))
+        for g in flagged:
+            for f in g.flags:
+                console.print("[yellow]flag[/] match %d game %d: %s" % (g.match_no, g.game_no, f))
+
+    @app.command("watch")
+    def watch_cmd(port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
+                  timeout: float = typer.Option(2.0)):
+        """Show the board live in the terminal: pegs, scores, match points, the last count."""
+        from crib.watch import watch
+
+        c = _client(port, timeout)
+        try:
+            watch(c, console)
+        except KeyboardInterrupt:
+            pass
+        except LinkError as e:
+            _fail("%s" % e, 3)
+
+    @app.command("games")
+    def games_cmd(db_path: str = typer.Option(None, "--db", help=DB_HELP)):
+        """The games in the history, oldest first."""
+        con = _db(db_path)
+        t = Table("game", "board", "match", "no", "form", "sides", "score", "winner", "skunk", "deals",
+                  "flag")
+        for g in db.games(con):
+            winner = g["names"][g["winner"]] if g["winner"] is not None else "(open)"
+            skunk = ",".join(x for x in g["skunk"] if x)
+            flag = "FLAGGED" if g["flagged"] else ""
+            t.add_row(str(g["id"]), g["board"][-6:], str(g["match_no"]), str(g["game_no"]), g["form"],
+                      " v ".join(g["names"]), "-".join(str(f) for f in g["final"]), winner, skunk,
+                      str(g["deals"]), flag)
+        console.print(t)
+
+    @app.command("show")
+    def show_cmd(game: int = typer.Argument(..., help="game id (see crib games)"),
+                 db_path: str = typer.Option(None, "--db", help=DB_HELP)):
+        """One game deal by deal, every score itemised."""
+        from crib.report import show_game
+
+        con = _db(db_path)
+        g = db.game(con, game)
+        if g is None:
+            _fail("no game %d in %s (see crib games)" % (game, db_path or db.default_path()))
+        show_game(console, g, db.scores(con, game))
+
+    @app.command("stats")
+    def stats_cmd(db_path: str = typer.Option(None, "--db", help=DB_HELP),
+                  best: int = typer.Option(5, help="how many best hands to list")):
+        """Per player: games, wins, skunks, average hand/crib/play points, best hands."""
+        from crib.stats import best_hands, player_stats
+
+        con = _db(db_path)
+        t = Table("player", "games", "wins", "win %", "skunks given", "skunked", "hand avg", "crib avg",
+                  "play/deal", "best")
+        for s in player_stats(con):
+            t.add_row(s.name, str(s.games), str(s.wins), "%.0f" % (100 * s.win_rate), str(s.skunks_given),
+                      str(s.skunked), "%.2f" % s.hand_avg, "%.2f" % s.crib_avg, "%.2f" % s.play_avg,
+                      str(s.best))
+        console.print(t)
+        hands = best_hands(con, best)
+        if hands:
+            b = Table("points", "player", "kind", "cards | starter", "game", title="best hands")
+            for h in hands:
+                b.add_row(str(h["points"]), h["name"], h["kind"], h["cards"], str(h["game"]))
+            console.print(b)
+
+    @app.command("plot")
+    def plot_cmd(game: int = typer.Argument(..., help="game id (see crib games)"),
+                 out: str = typer.Option(None, "--out", "-o", help="PNG file (default: crib-game-N.png)"),
+                 db_path: str = typer.Option(None, "--db", help=DB_HELP)):
+        """The pegging graph of a game: each side's score by deal, with the skunk lines (PNG)."""
+        from crib.plot import plot_game
+
+        con = _db(db_path)
+        g = db.game(con, game)
+        if g is None:
+            _fail("no game %d (see crib games)" % game)
+        path = plot_game(g, db.scores(con, game), out or "crib-game-%d.png" % game)
+        console.print("wrote %s" % path)
+
+    @app.command("export")
+    def export_cmd(as_csv: bool = typer.Option(False, "--csv", help="one row per score"),
+                   as_json: bool = typer.Option(False, "--json", help="games with scores and events"),
+                   out: str = typer.Option("-", "--out", "-o", help="file (default: standard output)"),
+                   db_path: str = typer.Option(None, "--db", help=DB_HELP)):
+        """Export the history as CSV or JSON."""
+        from crib import export
+
+        if as_csv == as_json:
+            _fail("say --csv or --json")
+        con = _db(db_path)
+        f = sys.stdout if out == "-" else open(out, "w", newline="")  # noqa: SIM115
+        try:
+            n = export.write_csv(con, f) if as_csv else export.write_json(con, f)
+        finally:
+            if f is not sys.stdout:
+                f.close()
+        if out != "-":
+            console.print("wrote %d %s to %s" % (n, "rows" if as_csv else "games", out))
+
+    @app.command("deploy")
+    def deploy_cmd(port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP)):
+        """Compile and copy the firmware to the board (the same as `make deploy`)."""
+        from crib.tools import deploy
+
+        raise typer.Exit(deploy(port))
+
+    @app.command("sim", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+    def sim_cmd(ctx: typer.Context,
+                link_port: int = typer.Option(7531, "--link", help="TCP port of the sim's link on 127.0.0.1"),
+                headless: bool = typer.Option(False, help="no board drawing (scripts, CI)")):
+        """Run the board firmware in the simulator, its link on socket://127.0.0.1:PORT."""
+        from crib.tools import sim
+
+        console.print("link: crib sync --port socket://127.0.0.1:%d" % link_port)
+        raise typer.Exit(sim(link_port, headless, list(ctx.args)))
+

@@ -1,0 +1,50 @@
+# `crib export`: the history as CSV (one row per score) or JSON (games with their scores and events).
+import csv
+import json
+
+from crib import db
+
+CSV_FIELDS = ("game", "board", "match_no", "game_no", "form", "seq", "deal_no", "side", "name", "kind",
+              "points", "front", "cards", "items", "flagged")
+
+
+def csv_rows(con):
+    for g in db.games(con):
+        for r in db.scores(con, g["id"]):
+            row = {k: g[k] for k in ("board", "match_no", "game_no", "form", "flagged")}
+            row.update({k: r[k] for k in ("seq", "deal_no", "side", "kind", "points", "front", "cards")})
+            row["game"] = g["id"]
+            row["name"] = g["names"][r["side"]]
+            row["items"] = json.dumps(r["items"]) if r["items"] else ""
+            yield row
+
+
+def write_csv(con, out):
+    w = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\n")
+    w.writeheader()
+    n = 0
+    for row in csv_rows(con):
+        w.writerow(row)
+        n += 1
+    return n
+
+
+def as_json(con):
+    """Every game with its scores and the raw events (board, seq) that made it."""
+    out = []
+    for g in db.games(con):
+        g = dict(g)
+        g["flag"] = g["flag"].split("\n") if g["flag"] else []
+        keys = ("seq", "deal_no", "side", "kind", "points", "front", "cards", "items")
+        g["scores"] = [{k: r[k] for k in keys} for r in db.scores(con, g["id"])]
+        g["events"] = [{"seq": s, "event": e} for s, e in db.events(con, g["board"], g["first_seq"])
+                       if s <= g["last_seq"]]
+        out.append(g)
+    return {"schema": db.SCHEMA_VERSION, "games": out}
+
+
+def write_json(con, out):
+    data = as_json(con)
+    json.dump(data, out, indent=1)
+    out.write("\n")
+    return len(data["games"])

@@ -1,0 +1,176 @@
+# Replays a board's stored events with the core's Match: games and scores for the database, and flags.
+import json
+
+from crib import db
+from cribbage.cards import format_card, format_cards
+from cribbage.errors import CribError
+from cribbage.game import Match
+
+
+class Game:
+    """One game as the replay saw it (rows of its scores, and what disagreed with the board)."""
+
+    def __init__(self, board, match_no, game_no, first_seq, match):
+        self.board = board
+        self.match_no = match_no
+        self.game_no = game_no
+        self.first_seq = first_seq
+        self.last_seq = first_seq
+        self.form = match.form
+        self.target = match.target
+        self.names = list(match.names)
+        self.final = [0] * match.sides
+        self.winner = None
+        self.skunk = [""] * match.sides
+        self.over = False
+        self.deals = 0
+        self.flags = []
+        self.scores = []  # (seq, deal_no, side, kind, points, front, cards, items)
+
+
+class _Entry:
+    __slots__ = ("seq", "game_no", "rows")
+
+    def __init__(self, seq, game_no, rows):
+        self.seq = seq
+        self.game_no = game_no
+        self.rows = rows
+
+
+def _plain(v):
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    return v
+
+
+def _show_text(last_show):
+    side, kind, cards, starter, n, claim = last_show
+    return "%s | %s" % (format_cards(cards), format_card(starter) if starter is not None else "?")
+
+
+def _apply(m, seq, ev, flags):
+    """Apply one stored event as the core sees it; returns True if it is now in force."""
+    t = ev.get("t") if isinstance(ev, dict) else None
+    try:
+        m.apply(ev)
+        return True
+    except CribError as e:
+        if t != "show":
+            flags.append("seq %d (%s) refused by the core: %s" % (seq, t, e))
+            return False
+        why = str(e)
+    # The board's count of a show disagrees with its cards: keep the board's count so the game
+    # goes on as it was played, and flag the game.
+    try:
+        m.apply(ev, trusted=True)
+    except CribError as e:
+        flags.append("seq %d (show) refused by the core: %s" % (seq, e))
+        return False
+    flags.append("seq %d: the board pegged %s for a %s, but %s" % (seq, ev.get("n"), ev.get("k"), why))
+    return True
+
+
+def replay_match(board, match_no, items):
+    """Games of one match from its [(seq, event)], the set-up first. Returns (games, match or None)."""
+    seq0, setup = items[0]
+    try:
+        m = Match(setup)
+    except CribError as e:
+        g = Game(board, match_no, 1, seq0, Match())
+        g.flags.append("seq %d: the set-up is refused by the core: %s" % (seq0, e))
+        g.last_seq = items[-1][0]
+        return [g], None
+    stack = []  # events in force: undo pops the last one, as the core does
+    flags = {}  # game_no -> reasons
+    for seq, ev in items[1:]:
+        game_before = m.game_no
+        if isinstance(ev, dict) and ev.get("t") == "undo":
+            try:
+                m.apply(ev)
+                if stack:
+                    stack.pop()
+            except CribError as e:
+                flags.setdefault(game_before, []).append("seq %d (undo) refused by the core: %s" % (seq, e))
+            continue
+        problems = []
+        if not _apply(m, seq, ev, problems):
+            flags.setdefault(game_before, []).extend(problems)
+            continue
+        if problems:
+            flags.setdefault(m.game_no, []).extend(problems)
+        rows = []
+        for side, points, why in m.last_pegs:
+            cards = items_json = ""
+            if ev.get("t") == "show" and m.last_show is not None and why in ("hand", "crib"):
+                cards = _show_text(m.last_show)
+                try:
+                    items_json = json.dumps(_plain(m.show_items()))
+                except Exception:  # an itemiser missing or failing loses the detail, not the game
+                    items_json = ""
+            rows.append((seq, m.deal_no, side, why, points, m.front[side], cards, items_json or "[]"))
+        if ev.get("t") == "show" and not m.last_pegs and m.last_show is not None:
+            # A zero hand ("nineteen") pegs nothing but is still a hand counted.
+            side, kind = m.last_show[0], m.last_show[1]
+            rows.append((seq, m.deal_no, side, kind, 0, m.front[side], _show_text(m.last_show), "[]"))
+        stack.append(_Entry(seq, m.game_no, rows))
+    if len(stack) != m.count:
+        flags.setdefault(m.game_no, []).append("replay kept %d events but the core holds %d: undo history "
+                                               "not understood" % (len(stack), m.count))
+    return _games(board, match_no, seq0, items, stack, flags, m), m
+
+
+def _games(board, match_no, seq0, items, stack, flags, m):
+    games = []
+    for g_no in range(1, m.game_no + 1):
+        entries = [e for e in stack if e.game_no == g_no]
+        first = seq0 if g_no == 1 else (entries[0].seq if entries else None)
+        if first is None:
+            continue
+        g = Game(board, match_no, g_no, first, m)
+        g.last_seq = max([first] + [e.seq for e in entries])
+        for e in entries:
+            g.scores.extend(e.rows)
+        g.deals = max([1] + [r[1] for r in g.scores])
+        if g_no <= len(m.results):
+            winner, _out, _gains, skunk, fronts = m.results[g_no - 1]
+            g.winner, g.skunk, g.final, g.over = winner, list(skunk), list(fronts), True
+        else:
+            g.final = list(m.front)
+        g.flags = flags.get(g_no, [])
+        games.append(g)
+    if not games:
+        games.append(Game(board, match_no, 1, seq0, m))
+    games[-1].last_seq = max(games[-1].last_seq, items[-1][0])
+    return games
+
+
+def split_matches(events):
+    """[(seq, event)] -> (orphans before the first set-up, [[(seq, event)] per match])."""
+    orphans = []
+    matches = []
+    for seq, ev in events:
+        if isinstance(ev, dict) and ev.get("t") == "setup":
+            matches.append([(seq, ev)])
+        elif matches:
+            matches[-1].append((seq, ev))
+        else:
+            orphans.append(seq)
+    return orphans, matches
+
+
+def replay_board(board, events):
+    """All games of a board from its [(seq, event)] in seq order; returns (games, orphan seqs, last Match)."""
+    orphans, matches = split_matches(events)
+    games = []
+    m = None
+    for i, items in enumerate(matches):
+        got, m = replay_match(board, i + 1, items)
+        games.extend(got)
+    return games, orphans, m
+
+
+def rebuild(con, board):
+    """Replay `board` from the database and rewrite its games; returns (games, orphan seqs, last Match)."""
+    games, orphans, m = replay_board(board, list(db.events(con, board)))
+    db.store_games(con, board, games)
+    return games, orphans, m

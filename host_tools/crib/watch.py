@@ -1,0 +1,137 @@
+# `crib watch`: the board live in the terminal: pegs, scores, match points, the last itemised count.
+import time
+
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from cribbage.cards import format_card, format_cards
+
+SIDE_STYLES = ("bold red", "bold blue", "bold green")
+TRACK = 60  # characters for a track: two holes a character
+
+
+def track(front, back, target, style):
+    """One side's track as text: back peg o, front peg O, the game hole at the end."""
+    cells = ["·"] * TRACK
+    per = max(1, (target + TRACK - 1) // TRACK)
+    if back:
+        cells[min(TRACK - 1, (back - 1) // per)] = "o"
+    if front:
+        cells[min(TRACK - 1, (front - 1) // per)] = "O"
+    t = Text("|")
+    t.append("".join(cells), style=style)
+    t.append("| %d" % target)
+    return t
+
+
+def _items_text(items):
+    if not items:
+        return ""
+    parts = []
+    for it in items:
+        if isinstance(it, (list, tuple)) and len(it) >= 2:
+            parts.append("%s %s" % (it[0], it[-1]))
+        else:
+            parts.append(str(it))
+    return ", ".join(parts)
+
+
+def render(state, hello=None, recent=(), status=""):
+    """A rich renderable of the board's state dict (the link's `state`)."""
+    parts = []
+    head = "cribboard %s" % (hello or {}).get("board", "")
+    if not state:
+        return Panel(Text("no match running on the board"), title=head)
+    names = state.get("names") or []
+    target = state.get("target") or 121
+    table = Table.grid(padding=(0, 1))
+    table.add_column(justify="right")
+    table.add_column()
+    table.add_column(justify="right")
+    table.add_column(justify="right")
+    for side, name in enumerate(names):
+        style = SIDE_STYLES[side % 3]
+        front = state["front"][side]
+        back = state["back"][side]
+        deal = " (crib)" if state.get("dealer_side") == side else ""
+        mp = state.get("match_points") or [0] * len(names)
+        table.add_row(Text(name + deal, style=style), track(front, back, target, style),
+                      Text("%3d" % front, style=style), "match %d" % mp[side])
+    parts.append(table)
+    info = "game %s, deal %s, %s" % (state.get("game_no"), state.get("deal_no"), state.get("phase", ""))
+    if state.get("starter") is not None:
+        info += ", starter %s" % format_card(state["starter"])
+    play = state.get("play")
+    if play and not play.get("over"):
+        info += ", count %d: %s" % (play["count"], format_cards(play["current"]))
+    parts.append(Text(info))
+    last = state.get("last_show")
+    if last:
+        side, kind, cards, starter, n = last[0], last[1], last[2], last[3], last[4]
+        who = names[side] if side < len(names) else str(side)
+        line = "last count: %s's %s %s | %s = %d" % (who, kind, format_cards(cards),
+                                                      format_card(starter) if starter is not None else "?", n)
+        parts.append(Text(line, style="bold"))
+        items = _items_text(state.get("last_items"))
+        if items:
+            parts.append(Text("  " + items))
+    if state.get("game_over") and state.get("winner") is not None:
+        parts.append(Text("%s wins the game" % names[state["winner"]], style="bold yellow"))
+    if state.get("match_over"):
+        w = state.get("match_winner")
+        parts.append(Text("match over: %s" % (names[w] if w is not None else "level"), style="bold yellow"))
+    if recent:
+        parts.append(Text("recent: " + "  ".join(recent[-6:]), style="dim"))
+    if status:
+        parts.append(Text(status, style="dim"))
+    return Panel(Group(*parts), title=head)
+
+
+def describe(ev, names):
+    """A few words for an event pushed by the board (the 'recent' line)."""
+    t = ev.get("t")
+    def who(k):
+        i = ev.get(k)
+        return names[i % len(names)] if isinstance(i, int) and names else "?"
+
+    if t == "peg":
+        return "%s +%d %s" % (who("s"), ev.get("n", 0), ev.get("why", ""))
+    if t == "show":
+        return "%s %s %d" % (who("s"), ev.get("k"), ev.get("n", 0))
+    if t == "lay":
+        return "%s lays %s" % (who("p"), format_card(ev["c"]))
+    if t == "starter":
+        return "starter %s" % format_card(ev["c"])
+    if t == "go":
+        return "%s go" % who("p")
+    if t == "fix":
+        return "%s fix %+d" % (who("s"), ev.get("n", 0))
+    return str(t)
+
+
+def watch(client, console, seconds=None, clock=time.monotonic):
+    """Subscribe and redraw on every push until Ctrl-C (or `seconds` pass; for tests)."""
+    from rich.live import Live
+
+    hello = client.hello or client.connect()
+    state = client.state()["state"]
+    client.subscribe(state=True)
+    names = (state or {}).get("names") or []
+    recent = []
+    end = None if seconds is None else clock() + seconds
+    with Live(render(state, hello, recent), console=console, auto_refresh=False) as live:
+        while end is None or clock() < end:
+            push = client.next_push(timeout=0.5)
+            if push is None:
+                continue
+            if push.get("push") == "event":
+                recent.append(describe(push.get("event") or {}, names))
+            elif push.get("push") == "state":
+                state = push.get("state")
+                names = (state or {}).get("names") or names
+            elif push.get("push") == "pending":
+                recent.append("laptop request %s %s" % (push.get("pid"), push.get("status")))
+            live.update(render(state, hello, recent), refresh=True)
+    return state
