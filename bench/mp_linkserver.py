@@ -1,0 +1,75 @@
+# A board without keys or LEDs: a journal replayed into the core and served on the link's TCP socket.
+# micropython bench/mp_linkserver.py JOURNAL PORT [SECONDS]: prints "ready PORT" once listening.
+# The sync bench and the CLI tests use it to measure and exercise the link on the real interpreter
+# when the whole simulator is not needed.
+import select
+import socket
+import sys
+import time
+
+sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/firmware" if "/" in __file__ else "../firmware")
+
+from board.journal import Journal  # noqa: E402
+from board.link import Link  # noqa: E402
+from cribbage.events import from_line  # noqa: E402
+from cribbage.game import Match  # noqa: E402
+from hal.lines import LineBuffer  # noqa: E402
+
+
+class Board:
+    def __init__(self):
+        self.match = None
+
+    def apply(self, line):
+        ev = from_line(line)
+        if ev["t"] == "setup":
+            self.match = Match(ev)
+        elif self.match is not None:
+            self.match.apply(ev, True)
+
+
+def serve(path, port, seconds):
+    board = Board()
+    j = Journal(path, max_bytes=1 << 30)
+    report = j.open(board.apply)
+    link = Link(j, board.match, board_id="5ee0000000000001", firmware="bench", form="six")
+    srv = socket.socket()
+    srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    srv.bind(socket.getaddrinfo("127.0.0.1", port)[0][-1])
+    srv.listen(1)
+    print("ready %d %d" % (port, report.next_seq))
+    try:
+        sys.stdout.flush()
+    except AttributeError:
+        pass
+    end = time.time() + seconds
+    while time.time() < end:
+        client, _ = srv.accept()
+        poll = select.poll()
+        poll.register(client, select.POLLIN)
+        lines = LineBuffer()
+        link.disconnect()
+        while True:
+            if not poll.poll(200):
+                if time.time() >= end:
+                    break
+                continue
+            data = client.recv(4096)
+            if not data:
+                break
+            lines.feed(data)
+            while True:
+                line = lines.read_line()
+                if line is None:
+                    break
+                for out in link.handle(line):
+                    client.write(out)
+            for out in link.pushes():
+                client.write(out)
+        client.close()
+    srv.close()
+    j.close()
+
+
+if __name__ == "__main__":
+    serve(sys.argv[1], int(sys.argv[2]), float(sys.argv[3]) if len(sys.argv) > 3 else 600.0)

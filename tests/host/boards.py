@@ -1,0 +1,66 @@
+# Helpers for host tests and benches: a journal file of played matches, served by MicroPython on a socket.
+import os
+import random
+import select
+import socket
+import subprocess
+
+from matchgen import history
+
+from board.journal import Journal
+from cribbage.events import to_line
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
+SERVER = os.path.join(ROOT, "bench", "mp_linkserver.py")
+
+
+def write_journal(path, events):
+    """A board journal file holding `events` (dicts) from seq 1, written in one go."""
+    j = Journal(path, max_bytes=1 << 30)
+    j.open()
+    j.compact([to_line(e) for e in events], 1)
+    j.close()
+    return path
+
+
+def played(n_games, seed=1):
+    return history(random.Random(seed), n_games)
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+class LinkServer:
+    """bench/mp_linkserver.py under MicroPython: the real link code serving a journal on a socket."""
+
+    def __init__(self, journal_path, seconds=300):
+        self.port = free_port()
+        self.proc = subprocess.Popen([MICROPYTHON, "-X", "heapsize=4m", SERVER, journal_path, str(self.port),
+                                      str(seconds)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        ready, _, _ = select.select([self.proc.stdout], [], [], 60)
+        line = self.proc.stdout.readline().decode() if ready else ""
+        if not line.startswith("ready"):
+            self.stop()
+            raise RuntimeError("link server did not start: %r %r" % (line, self.proc.stderr.read()))
+        self.next_seq = int(line.split()[2])
+        self.url = "socket://127.0.0.1:%d" % self.port
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        for f in (self.proc.stdout, self.proc.stderr):
+            if f:
+                f.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
