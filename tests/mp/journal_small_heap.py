@@ -1,0 +1,60 @@
+# Child of test_journal_memory: replays a journal through Journal.open in a small heap (-X heapsize=64k).
+"""micropython -X heapsize=64k tests/mp/journal_small_heap.py LIB JOURNAL MODE EXPECTED
+
+LIB holds the firmware compiled with mpy-cross (as the Pico runs it: compiling .py needs more heap
+than running it). MODE "count" only counts the payloads; "game" folds them into cribbage.game's
+Match as the board does at boot (a "setup" line starts a match). Prints the records replayed and the
+peak of live heap during the replay (the journal's reading plus the fold's state); exits 1 on a wrong
+count. A MemoryError is the failure.
+"""
+import gc
+import sys
+
+sys.path.insert(0, sys.argv[1])
+
+from board.journal import Journal  # noqa: E402
+
+
+def main(path, mode, expected):
+    box = [None, 0, 0]  # match, records, peak bytes
+
+    if mode == "game":
+        from cribbage import events
+        from cribbage.game import Match
+
+        def fold(line):
+            ev = events.from_line(line)
+            if ev["t"] == "setup":
+                box[0] = Match(ev)
+            else:
+                box[0].apply(ev, True)
+
+    else:
+
+        def fold(line):
+            pass
+
+    gc.collect()
+    base = gc.mem_alloc()
+
+    def apply(line):
+        fold(line)
+        box[1] += 1
+        if box[1] % 8 == 0:  # live bytes (collected), sampled every 8 records
+            gc.collect()
+            used = gc.mem_alloc() - base
+            if used > box[2]:
+                box[2] = used
+
+    j = Journal(path)
+    report = j.open(apply)
+    j.close()
+    heap = gc.mem_alloc() + gc.mem_free()
+    print("journal_small_heap %s: %s; peak %d bytes in use of a %d-byte heap" % (mode, report, box[2], heap))
+    if mode == "game":
+        m = box[0]
+        print("  match over %r, match points %r" % (m.match_over, m.match_points))
+    return 0 if report.ok and report.kept == expected else 1
+
+
+sys.exit(main(sys.argv[2], sys.argv[3], int(sys.argv[4])))
