@@ -66,6 +66,8 @@ class App:
         self._shown = None  # display rows on the glass
         self._shown_changes = -1
         self._dog = None
+        self._tracks = tracks_for(2, 0, board_def.sides)
+        self._tracks_key = -1
         self.errors = 0
         self.boot()
 
@@ -192,7 +194,12 @@ class App:
         return self.keys.stuck != 0
 
     def tracks(self):
-        return tracks_for(self.match.sides, self.settings["tracks"], self.board.sides)
+        """Physical track of each side (cached: the frame path must not allocate)."""
+        key = self.match.sides * 8 + self.settings["tracks"]
+        if key != self._tracks_key:
+            self._tracks_key = key
+            self._tracks = tracks_for(self.match.sides, self.settings["tracks"], self.board.sides)
+        return self._tracks
 
     def track_of(self, side):
         return self.tracks()[side]

@@ -35,6 +35,7 @@ class Sensors:
         self.fault = 0  # an edges.FAULT_* while the chain is not believed
         self._resync = True  # take the next sane reading as the baseline, without taps
         self._last_on = 0  # tick a hole was last seen on (pegs_rest boards)
+        self._any = 0  # some hole on in the state
 
     def _report(self, fault):
         if fault != self.fault:
@@ -45,6 +46,15 @@ class Sensors:
     def update(self, raw, now):
         """Feed one chain reading (bytearray of nbytes) taken at tick now; taps go to the ring."""
         n = self.nbytes
+        state = self.state
+        if raw == state and not self._resync:
+            # Nothing moved (nearly every scan): the reading was checked when it became the state.
+            if self.pegs_rest:
+                if self._any:
+                    self._last_on = now
+                elif diff(now, self._last_on) >= self.silent_ms:
+                    self._report(edges.FAULT_SILENT)
+            return
         ones = 0
         anyon = 0
         for b in range(n):
@@ -66,7 +76,6 @@ class Sensors:
             elif diff(now, self._last_on) >= self.silent_ms:
                 self._report(edges.FAULT_SILENT)
                 return
-        state = self.state
         if self._resync:
             for b in range(n):
                 state[b] = raw[b]
@@ -75,6 +84,7 @@ class Sensors:
                 self._since[i] = past
             self._last_on = now
             self._resync = False
+            self._any = anyon
             if self.fault:
                 self.fault = 0
                 self._ring.put(edges.SENSOR_OK << 10)
@@ -103,6 +113,10 @@ class Sensors:
                             self._ring.put((edges.TAP << 10) | hole)
                 m >>= 1
                 bit += 1
+        anyon = 0
+        for b in range(n):
+            anyon |= state[b]
+        self._any = anyon
 
 
 def _bits(v):

@@ -68,3 +68,26 @@ def test_key_and_sensor_scan_without_allocating():
 
     _locked(scans)
     assert sens.fault == 0
+
+
+def test_idle_app_step_without_allocating():
+    from scenario import Scenario
+
+    s = Scenario()
+    try:
+        s.keys("A OK")
+        s.peg(1, 6)
+        s.tap(0, 4)  # a proposal blinking: frames keep changing
+        hal = s.hal
+        app = s.app
+
+        def idle():
+            for _ in range(400):
+                hal.advance(5)
+                app.step(hal.now)
+
+        writes = hal.leds.writes
+        _locked(idle)
+        assert hal.leds.writes > writes  # it blinked: frames were drawn under the lock
+    finally:
+        s.close()
