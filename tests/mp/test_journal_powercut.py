@@ -300,3 +300,74 @@ def test_power_cut_at_every_flash_operation_of_a_match():
         )
     )
     assert check.cuts > 0 and check.in_flight.get("keep", 0) > 0
+
+
+def _flip_everywhere(mem, needle):
+    """Corrupt every copy of needle in the flash image (littlefs leaves old copies in free blocks)."""
+    n = 0
+    at = mem.find(needle)
+    while at >= 0:
+        mem[at] ^= 0x20
+        n += 1
+        at = mem.find(needle, at + 1)
+    return n
+
+
+def test_bit_rot_mid_journal_on_littlefs_is_set_aside_even_when_the_repair_is_cut():
+    events = ['{"t":"peg","s":%d,"n":%d,"why":"rot-%03d"}' % (i & 1, 1 + i % 5, i) for i in range(60)]
+    image = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT)
+    vfs.VfsLfs2.mkfs(image, progsize=PROG_SIZE)
+    _mount(image)
+    j = Journal(PATH)
+    j.open()
+    for e in events:
+        j.append(e)
+    j.close()
+    image.dead = True
+    assert _flip_everywhere(image.mem, b"rot-017") > 0  # record seq 18 no longer matches its checksum
+    rotten = bytes(image.mem)
+    work = bytearray(len(rotten))
+
+    def boot(dev):
+        _mount(dev)
+        got = []
+        j = Journal(PATH)
+        try:
+            report = j.open(got.append)
+        finally:
+            _abandon(j)
+        return got, report
+
+    work[:] = rotten
+    dev = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT, work)
+    got, report = boot(dev)
+    repair_ops = dev.ops
+    dev.dead = True
+    assert got == events[:17] and report.bad_seq == 18 and report.reason == "checksum mismatch"
+    assert report.dropped == 43 and report.tail_valid == 42 and repair_ops > 0
+    cuts = 0
+    for k in range(repair_ops):
+        for half in (False, True):
+            work[:] = rotten
+            dev = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT, work)
+            dev.cut_after = k
+            dev.half = half
+            try:
+                boot(dev)
+            except Exception:
+                if not dev.dead:
+                    raise
+            assert dev.dead
+            cuts += 1
+            dev = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT, work)
+            got, report = boot(dev)  # the next boot: repaired now, or repairs again
+            assert got == events[:17] and report.next_seq == 18, (k, half, report)
+            with open(PATH + ".bad", "rb") as f:
+                bad = f.read()
+            assert bad.count(b"rot-059") in (1, 2) and bad.count(b"# set aside") == bad.count(b"rot-059")
+            j = Journal(PATH)
+            j.open()
+            assert j.append("after") == 18
+            _abandon(j)
+            dev.dead = True
+    print("bit rot: record 18 of 60 corrupted; %d cut points in its repair (%d ops)" % (cuts, repair_ops))
