@@ -8,7 +8,7 @@ API (board firmware)::
     j = Journal("/journal.log")      # touches nothing yet
     report = j.open(apply)           # at boot: apply(payload) for each good record, in order
     seq = j.append(line)             # the record is on flash when this returns
-    if j.needs_compaction: ...       # the file passed max_bytes
+    if j.needs_compaction: ...       # the file passed max_bytes (and twice its last compacted size)
     j.compact(lines, first_seq)      # rewrite as temp file + rename (end of match, or too big)
     for seq, line in j.records(n): ...   # re-read records with seq >= n (USB sync)
     j.close()
@@ -204,10 +204,13 @@ class Journal:
         self.size = 0  # bytes in the file
         self._f = None
         self._marks = []  # byte offset of records first_seq, first_seq + _MARK_EVERY, ...
+        self._compacted = 0  # size of the file the last compact() wrote
 
     @property
     def needs_compaction(self):
-        return self.size > self.max_bytes
+        # Twice the size the last compaction left, too: when what the caller keeps is itself past
+        # max_bytes (a very long match), compacting again at every event would only wear the flash.
+        return self.size > self.max_bytes and self.size > 2 * self._compacted
 
     def open(self, apply=None):
         """Replay the journal into apply(payload) and make it ready to append; returns a Report."""
@@ -342,7 +345,7 @@ class Journal:
         os.rename(self.temp_path, self.path)
         self.first_seq = first
         self.next_seq = first + n
-        self.size = size
+        self.size = self._compacted = size
         self._marks = marks
         self._open_for_append()
 

@@ -301,6 +301,13 @@ def test_needs_compaction_when_the_file_passes_max_bytes():
         assert j.needs_compaction and j.size == len(_read(t.path))
         j.compact([])
         assert not j.needs_compaction
+        j.compact(["y" * 60, "y" * 60])  # what is kept is past max_bytes already: no compaction per event
+        kept = j.size
+        assert kept > 100 and not j.needs_compaction
+        while j.size <= 2 * kept:
+            assert not j.needs_compaction
+            j.append("z" * 20)
+        assert j.needs_compaction
         j.close()
     finally:
         t.done()
