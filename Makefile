@@ -51,5 +51,16 @@ bench: $(STAMP)
 hardware: $(STAMP)
 	$(BIN)/python hardware/tools/generate.py --board hardware/board.json --out out/hardware
 
+# The firmware on the MicroPython unix port, the board drawn in the terminal (tools/sim.py, hal/sim.py).
+# make sim ARGS="--script sim/demo.script"   (ARGS="--help" lists the options)
+sim: $(STAMP)
+	$(BIN)/python tools/sim.py $(ARGS)
+
+# Compile with mpy-cross and copy what changed to a Pico with mpremote (tools/deploy.py).
+# make deploy PORT=/dev/ttyACM0   ARGS="--dry-run" lists what would be copied
+PORT ?= auto
+deploy: $(STAMP)
+	$(BIN)/python tools/deploy.py --port $(PORT) $(ARGS)
+
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis out

@@ -1,0 +1,299 @@
+# The simulator HAL: the same firmware on the MicroPython unix port, the board drawn in the terminal.
+# Input (keyboard, mouse, --script) is poked into the fake key matrix and sensor chain, so the app
+# reads it through keys.scan() and sensors.readinto() exactly as on the Pico; the storage is a real
+# littlefs in sim-data/flash.img (quitting is a power cut); with --fast the asyncio clock skips idle
+# time (simparts.warp).
+import gc
+import select
+import sys
+import time
+
+from hal import simflash, simparts, simscript
+
+USAGE = """make sim [ARGS="..."]   or   micropython -X heapsize=200k firmware/main.py [options]
+  --script FILE   play a script of keys, taps and checks (sim/*.script), print the end state
+  --headless      no board drawing: log lines and the end state only (tests)
+  --fast          skip idle time (default with --headless); --realtime to watch a script
+  --data DIR      where the flash image lives (default sim-data); --fresh erases it first
+  --link PORT     the USB link on socket://127.0.0.1:PORT (0: none; default 7373 when drawn)
+  --board FILE    board definition (default hardware/board.json)
+  --press-ms N    how long a key or tap is held (default 60); --long-ms N for !X (default 1500)
+  --trace         headless: log the display each time it changes"""
+
+PRESS_MS = 60  # a terminal has no key-up: a keypress is the board key held this long
+GAP_MS = 90  # between two presses, so the app sees separate presses
+LINK_PORT = 7373
+_FLAGS = ("--headless", "--fresh", "--trace")
+_VALUES = ("--script", "--data", "--board", "--link", "--press-ms", "--long-ms", "--heap")
+
+
+def parse_args(argv):
+    o = {"script": None, "headless": False, "fast": None, "data": "sim-data", "fresh": False,
+         "link": None, "board": None, "press_ms": PRESS_MS, "long_ms": 1500, "trace": False, "heap": None}
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a in _FLAGS:
+            o[a[2:]] = True
+        elif a in ("--fast", "--realtime"):
+            o["fast"] = a == "--fast"
+        elif a in _VALUES:
+            if i + 1 >= len(argv):
+                raise SystemExit("%s needs a value\n%s" % (a, USAGE))
+            i += 1
+            v = argv[i]
+            key = a[2:].replace("-", "_")
+            if key in ("link", "press_ms", "long_ms"):
+                if not v.isdigit():
+                    raise SystemExit("%s needs a number, not %r" % (a, v))
+                v = int(v)
+            o[key] = v
+        elif a in ("-h", "--help"):
+            print(USAGE)
+            raise SystemExit(0)
+        elif a != "--sim":
+            raise SystemExit("unknown option %r\n%s" % (a, USAGE))
+        i += 1
+    if o["fast"] is None:
+        o["fast"] = o["headless"]
+    if o["link"] is None:
+        o["link"] = 0 if o["headless"] else LINK_PORT
+    return o
+
+
+class SimHal:
+    def __init__(self, board_def, options):
+        b = board_def
+        self.board_def = b
+        self.options = options
+        self.clock = simparts.Clock()
+        if options["fast"]:
+            simparts.warp(self.clock)
+        self.started = self.clock.ticks_ms()
+        self.term = None
+        self.exit_code = 0
+        self.unique_id = "sim"
+        self.heap_peak = 0
+        data = options["data"].rstrip("/") or "."
+        self.image = data + "/flash.img"
+        simflash.makedirs(data if data.startswith("/") else _cwd() + "/" + data)
+        if options["fresh"]:
+            _remove(self.image)
+        self._flash = simflash.mount(self.image)
+        self.storage_dir = "/flash/data"
+        simflash.makedirs(self.storage_dir)
+
+        self.leds = simparts.SimLeds(self, b.led_count)
+        self.keys = simparts.SimKeys(self)
+        self.sensors = simparts.SimSensors(self, b)
+        self.display = simparts.SimDisplay(self)
+        self._dog = None
+        self._queue = []  # input waiting: ("key", mask, hold_ms) or ("tap", bit, hold_ms)
+        self._held = None  # the input being held now
+        self._release_at = 0
+        self.free_at = self.started  # when the next input may start
+        self._key_bits = {}
+        for i in range(len(b.key_names)):
+            if b.key_names[i] is not None:
+                self._key_bits[b.key_names[i]] = 1 << i
+
+        self.runner = None
+        if options["script"]:
+            from hal import simrun
+
+            self.runner = simrun.Runner(self, simscript.load(options["script"], b.key_names, b.side_names))
+
+        self.keyboard = None
+        if not options["headless"]:
+            from hal import simkeys, term
+
+            self.keyboard = simkeys.Keyboard(b.side_names, options["long_ms"], press_ms=options["press_ms"])
+            self._stdin = select.poll()
+            self._stdin.register(sys.stdin, select.POLLIN)
+            self._inbuf = bytearray(1)
+            self._size_asked = self.started
+            self.term = term.Term(b, simkeys.HELP)
+            self.term.enter()
+
+        self.link = simparts.NoLink()
+        if options["link"]:
+            try:
+                self.link = simparts.SocketLink(options["link"], self.log)
+                self.log("link: socket://127.0.0.1:%d" % options["link"])
+            except OSError as e:
+                self.log("link: port %d not available (%r)" % (options["link"], e))
+        what = "script " + options["script"] if options["script"] else "keyboard"
+        self.log("sim: unix heap %d KB, flash %s, %s" % (_heap_size() // 1024, self.image, what))
+
+    # ---- the HAL contract -------------------------------------------------------------------
+
+    def ticks_ms(self):
+        return self.clock.ticks_ms()
+
+    def ticks_diff(self, a, b):
+        return time.ticks_diff(a, b)
+
+    async def sleep_ms(self, ms):
+        import asyncio
+
+        await asyncio.sleep_ms(ms)
+
+    def watchdog(self, timeout_ms):
+        self._dog = simparts.SimWatchdog(self, timeout_ms)
+        return self._dog
+
+    def log(self, msg):
+        t = time.ticks_diff(self.clock.ticks_ms(), self.started)
+        line = "%5d.%03d %s" % (t // 1000, t % 1000, msg)
+        if self.term is not None:
+            self.term.log(line)
+        else:
+            print(line)
+
+    # ---- input: keyboard, mouse and script poked into the key matrix and the sensor chain -----
+
+    def pump(self):
+        """Called by every key and sensor scan: take new input, press and release on time."""
+        now = self.clock.ticks_ms()
+        used = gc.mem_alloc()
+        if used > self.heap_peak:
+            self.heap_peak = used
+        dog = self._dog
+        if dog is not None and time.ticks_diff(now, dog.fed) > dog.timeout_ms:
+            self.log("watchdog: not fed for %d ms: the Pico would reset here" % dog.timeout_ms)
+            dog.fed = now
+        if self.keyboard is not None:
+            self._keyboard(now)
+        self._inputs(now)
+        if self.runner is not None:
+            self.runner.poll(now)
+
+    def press(self, names, hold_ms=None):
+        """Queue one press of board keys held together (one name: an ordinary key press)."""
+        mask = 0
+        for name in names:
+            mask |= self._key_bits[name]
+        self._queue.append(("key", mask, hold_ms or self.options["press_ms"]))
+
+    def tap(self, side, hole, hold_ms=None):
+        """Queue a tap of hole 1..120 of a side's track, 0 its start hole, 121 the game hole."""
+        b = self.board_def
+        if hole == 121:
+            bit = b.sensor_game
+        elif hole == 0:
+            bit = b.sensor_start[side][0]
+        else:
+            bit = b.sensor_track[side][hole - 1]
+        self._queue.append(("tap", bit, hold_ms or self.options["press_ms"]))
+
+    def busy(self):
+        return bool(self._queue) or self._held is not None or \
+            time.ticks_diff(self.clock.ticks_ms(), self.free_at) < 0
+
+    def _inputs(self, now):
+        held = self._held
+        if held is not None:
+            if time.ticks_diff(now, self._release_at) < 0:
+                return
+            if held[0] == "key":
+                self.keys.down = 0
+            else:
+                self.sensors.set(held[1], False)
+            self._held = None
+            self.free_at = time.ticks_add(now, GAP_MS)
+            return
+        if not self._queue or time.ticks_diff(now, self.free_at) < 0:
+            return
+        held = self._held = self._queue.pop(0)
+        if held[0] == "key":
+            self.keys.down = held[1]
+        else:
+            self.sensors.set(held[1], True)
+        self._release_at = time.ticks_add(now, held[2])
+
+    def _keyboard(self, now):
+        if time.ticks_diff(now, self._size_asked) > 2000:
+            self._size_asked = now  # no SIGWINCH on the unix port: ask for the size now and then
+            self.term.query_size()
+        byte = self._inbuf
+        while self._stdin.poll(0):
+            # One byte at a time: readinto fills the whole buffer, so a bigger one would block.
+            if not sys.stdin.buffer.readinto(byte):
+                raise SystemExit(0)  # the terminal went away
+            self._act(self.keyboard.feed(byte[0]))
+        self._status(now)
+
+    def _act(self, act):
+        if act is None:
+            return
+        kind = act[0]
+        if kind == "key":
+            self.press(act[1], act[2])
+        elif kind == "tap":
+            self.tap(act[1], act[2])
+        elif kind == "click":
+            hit = self.term.click(act[1], act[2])
+            if hit is not None:
+                self.tap(hit[0], hit[1])
+        elif kind == "quit":
+            raise SystemExit(0)
+        elif kind == "redraw":
+            self.term.redraw()
+        elif kind == "size":
+            self.term.resize(act[1], act[2])
+        elif kind == "error":
+            self.log(act[1])
+
+    def _status(self, now):
+        t = time.ticks_diff(now, self.started) // 1000
+        entry = self.keyboard.entry
+        if entry is not None:
+            what = "tap hole :%s_   (Enter taps, Esc cancels)" % entry
+        else:
+            what = "flash %s   quit Ctrl-C" % self.image
+        text = " sim %d:%02d   heap %d/%d KB   %s" % (
+            t // 60, t % 60, gc.mem_alloc() // 1024, _heap_size() // 1024, what)
+        if self.runner is not None:
+            text += "   script %d/%d" % (self.runner.i, len(self.runner.steps))
+        self.term.status(text)
+
+    # ---- the end ----------------------------------------------------------------------------
+
+    def close(self, ended=False):
+        """Leave the terminal as it was; after a whole script, print and check the end state.
+
+        ended: the script ran to its end (simrun.ScriptEnd), not quit or cut short."""
+        if self.term is not None:
+            self.term.leave()
+            self.term = None
+        if ended and self.runner is not None:
+            from board.app import JOURNAL
+
+            lines, self.exit_code = self.runner.finish(
+                self.storage_dir + JOURNAL, self.board_def.sides, self.board_def.side_names)
+            for line in lines:
+                print(line)
+        simflash.unmount(self._flash)
+
+
+def _heap_size():
+    return gc.mem_alloc() + gc.mem_free()
+
+
+def _cwd():
+    import os
+
+    return os.getcwd()
+
+
+def _remove(path):
+    import os
+
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def make(board_def, options=None):
+    return SimHal(board_def, options or parse_args([]))

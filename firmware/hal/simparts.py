@@ -1,0 +1,208 @@
+# The simulator's devices: clock (with asyncio's idle time skipped), LEDs, key matrix, sensor chain,
+# display, link socket and watchdog, each with the interface of team.md's HAL contract.
+import select
+import time
+
+from hal.lines import LineBuffer
+
+
+class Clock:
+    """The sim's ticks_ms: the real clock plus the idle time skipped (never behind the real clock)."""
+
+    def __init__(self):
+        self.skipped = 0
+
+    def ticks_ms(self):
+        return time.ticks_add(time.ticks_ms(), self.skipped)
+
+    def skip(self, ms):
+        self.skipped += ms
+
+
+def warp(clock):
+    """Run asyncio on clock and jump over idle waits: when every task sleeps, the clock moves on to
+    the first wake-up at once instead of waiting for it. The firmware cannot tell (all its time
+    comes from hal.ticks_ms and asyncio's sleeps); a scripted match runs in seconds, not minutes."""
+    from asyncio import core  # pyright: ignore[reportAttributeAccessIssue] (MicroPython's)
+
+    core.ticks = clock.ticks_ms
+    real_wait = core.IOQueue.wait_io_event
+
+    def wait_io_event(self, dt):
+        if dt > 0:
+            clock.skip(dt)
+            dt = 0
+        real_wait(self, dt)
+
+    core.IOQueue.wait_io_event = wait_io_event
+
+
+class SimLeds:
+    def __init__(self, hal, count):
+        self._hal = hal
+        self.count = count
+        self.frame = bytearray(3 * count)  # the last frame written
+        self.writes = 0
+
+    def write(self, frame):
+        if len(frame) != len(self.frame):
+            raise ValueError("frame of %d bytes for %d LEDs" % (len(frame), self.count))
+        self.frame[:] = frame
+        self.writes += 1
+        if self._hal.term is not None:
+            self._hal.term.leds(frame)
+
+
+class SimKeys:
+    def __init__(self, hal):
+        self._hal = hal
+        self.down = 0  # the board keys held now (poked by the input)
+
+    def scan(self):
+        self._hal.pump()
+        return self.down
+
+
+class SimSensors:
+    """The 74HC165 chain as the rp2 HAL hands it over: set bit = peg/tap present, tied inputs at
+    their level (inverted on an active-low board, as the rp2 HAL inverts the whole reading)."""
+
+    def __init__(self, hal, board_def):
+        self._hal = hal
+        self.present = bytearray(board_def.sensor_bits // 8)
+        flip = 1 if board_def.sensor_active_low else 0
+        for bit, level in board_def.sensor_fixed:
+            if level ^ flip:
+                self.present[bit // 8] |= 0x80 >> (bit % 8)
+        self.unplugged = False
+
+    def readinto(self, buf):
+        self._hal.pump()
+        if self.unplugged:
+            for i in range(len(buf)):
+                buf[i] = 0xFF
+        else:
+            buf[:] = self.present
+
+    def set(self, bit, on):
+        if on:
+            self.present[bit // 8] |= 0x80 >> (bit % 8)
+        else:
+            self.present[bit // 8] &= ~(0x80 >> (bit % 8))
+
+
+class SimDisplay:
+    """16 x 8 cells of text; `rows` holds what show() last put on the glass."""
+
+    def __init__(self, hal):
+        self._hal = hal
+        self._draft = [bytearray(b" " * 16) for _ in range(8)]
+        self.rows = [""] * 8
+        self.shows = 0
+
+    def fill(self, c):
+        for row in self._draft:
+            for i in range(16):
+                row[i] = 32
+
+    def text(self, row, col, s):
+        if not 0 <= row < 8:
+            return
+        line = self._draft[row]
+        for ch in s:
+            if 0 <= col < 16:
+                line[col] = ord(ch) if " " <= ch <= "~" else 63
+            col += 1
+
+    def show(self):
+        rows = [bytes(r).decode() for r in self._draft]
+        self.shows += 1
+        if rows == self.rows:
+            return
+        self.rows = rows
+        hal = self._hal
+        if hal.term is not None:
+            hal.term.display(rows)
+        elif hal.options["trace"]:
+            hal.log("display: " + " | ".join(r.rstrip() for r in rows))
+
+    def screen(self):
+        return "\n".join(r.rstrip() for r in self.rows).rstrip("\n")
+
+
+class NoLink:
+    def read_line(self):
+        return None
+
+    def write(self, data):
+        pass
+
+
+class SocketLink:
+    """hal.link in the sim: a TCP server on localhost that pyserial's socket:// URL opens."""
+
+    def __init__(self, port, log):
+        import socket
+
+        self._log = log
+        self._srv = socket.socket()
+        self._srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # pyright: ignore (unix port)
+        self._srv.bind(socket.getaddrinfo("127.0.0.1", port)[0][-1])
+        self._srv.listen(1)
+        self._srv.setblocking(False)
+        self._client = None
+        self._poll = select.poll()
+        self._lines = LineBuffer()
+        self.port = port
+
+    def _accept(self):
+        try:
+            client, _ = self._srv.accept()
+        except OSError:
+            return
+        if self._client is not None:
+            self._drop()
+        self._client = client
+        self._poll.register(client, select.POLLIN)
+        self._lines = LineBuffer()
+        self._log("link: laptop connected")
+
+    def _drop(self):
+        client = self._client
+        if client is None:
+            return
+        self._poll.unregister(client)
+        client.close()
+        self._client = None
+        self._log("link: laptop gone")
+
+    def read_line(self):
+        self._accept()
+        while self._client is not None and self._poll.poll(0):
+            try:
+                data = self._client.recv(512)
+            except OSError:
+                data = b""
+            if not data:
+                self._drop()
+                break
+            self._lines.feed(data)
+        return self._lines.read_line()
+
+    def write(self, data):
+        if self._client is None:
+            return
+        try:
+            self._client.write(data)
+        except OSError:
+            self._drop()
+
+
+class SimWatchdog:
+    def __init__(self, hal, timeout_ms):
+        self._hal = hal
+        self.timeout_ms = timeout_ms
+        self.fed = hal.ticks_ms()
+
+    def feed(self):
+        self.fed = self._hal.ticks_ms()

@@ -1,0 +1,126 @@
+# Plays a parsed sim script against the sim HAL's input queue, then reads and checks the end state.
+# A line starts when the previous one has finished (its keys released and the gap after them), plus
+# its own delay; `expect display` is checked when reached, the other expectations at the end, from
+# the journal on the sim's flash replayed with the game core (the journal is the truth).
+import gc
+import time
+
+from hal import simscript
+
+SETTLE_MS = 1500  # after the last step, before the end state is read
+
+
+class ScriptEnd(SystemExit):
+    """Raised out of the firmware's scan when the script is done: the sim reads the end state."""
+
+
+class Runner:
+    def __init__(self, hal, steps):
+        self.hal = hal
+        self.steps = steps
+        self.i = 0  # the next step
+        self.failures = []
+        self._due = None  # when step i starts (set once the previous step has finished)
+        self._line_t = hal.started  # when the previous step started
+        self._done_at = None
+
+    def poll(self, now):
+        hal = self.hal
+        steps = self.steps
+        while self.i < len(steps):
+            if hal.busy():
+                return
+            if self._due is None:
+                delay, absolute = steps[self.i][0], steps[self.i][1]
+                base = hal.started if absolute else self._line_t
+                if not absolute and time.ticks_diff(hal.free_at, base) > 0:
+                    base = hal.free_at
+                self._due = time.ticks_add(base, delay)
+            if time.ticks_diff(now, self._due) < 0:
+                return
+            self._line_t = self._due
+            self._due = None
+            step = steps[self.i]
+            self.i += 1
+            self._step(step[2], step[3])
+        if self._done_at is None:
+            self._done_at = now
+        elif time.ticks_diff(now, self._done_at) >= SETTLE_MS and not hal.busy():
+            raise ScriptEnd(0)
+
+    def _step(self, verb, args):
+        hal = self.hal
+        if verb == "key":
+            for name in args:
+                hal.press((name,))
+        elif verb == "hold":
+            hal.press(args[0], args[1])
+        elif verb == "tap":
+            hal.tap(args[0], args[1])
+        elif verb == "unplug":
+            hal.sensors.unplugged = True
+        elif verb == "plug":
+            hal.sensors.unplugged = False
+        elif verb == "log":
+            hal.log("script: " + args[0])
+        elif verb == "quit":
+            hal.log("script: quit (power cut)")
+            raise SystemExit(0)
+        elif verb == "expect" and args[0] == "display":
+            if args[1] not in "\n".join(hal.display.rows):
+                msg = "step %d: display shows %r, expected %r" % (self.i, hal.display.screen(), args[1])
+                self.failures.append(msg)
+                hal.log("EXPECT FAILED " + msg)
+
+    def finish(self, journal_path, sides, names):
+        """The end state, printed and checked -> (lines to print, exit code)."""
+        state = final_state(journal_path, sides)
+        lines = report(state, names, self.hal.heap_peak)
+        self.failures += simscript.check_finals(simscript.finals(self.steps), state, names)
+        for msg in self.failures:
+            lines.append("EXPECT FAILED: " + msg)
+        n = len([s for s in self.steps if s[2] == "expect"])
+        lines.append("expectations: %d checked, %d failed" % (n, len(self.failures)))
+        return lines, (1 if self.failures else 0)
+
+
+def final_state(journal_path, sides):
+    """Replay the journal read-only with the game core, a "setup" record starting a new match."""
+    from board.journal import Journal
+    from cribbage import events
+    from cribbage.game import Match
+
+    gc.collect()
+    m = None
+    try:
+        for _, line in Journal(journal_path).records(0):
+            ev = events.from_line(line)
+            if ev.get("t") == "setup":
+                m = Match(ev)
+            elif m is not None:
+                m.apply(ev, trusted=True)
+    except OSError:
+        pass  # no journal: nothing was played
+    if m is None:
+        return {"score": [0] * sides, "games": [], "match": [0] * sides, "winner": None}
+    return {"score": list(m.front), "games": [list(r[4]) for r in m.results],
+            "match": list(m.match_points), "winner": m.match_winner}
+
+
+def report(state, names, heap_peak):
+    """The end state as lines: scores, finished games, match points, heap."""
+
+    def line(values):
+        return "  ".join("%s %d" % (names[s], values[s]) for s in range(min(len(names), len(values))))
+
+    out = ["final: " + line(state["score"])]
+    for k in range(len(state["games"])):
+        out.append("game %d: %s" % (k + 1, line(state["games"][k])))
+    out.append("match points: " + line(state["match"]))
+    w = state["winner"]
+    out.append("match winner: " + (names[w] if w is not None else "none yet"))
+    gc.collect()
+    size = gc.mem_alloc() + gc.mem_free()
+    out.append("heap: %d KB; in use after gc %d KB; highest seen at a scan %d KB" % (
+        size // 1024, gc.mem_alloc() // 1024, heap_peak // 1024))
+    return out

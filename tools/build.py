@@ -1,0 +1,102 @@
+# Compiles firmware/ to .mpy with mpy-cross, as the Pico runs it (deploy) and as `make sim` runs it.
+# A MicroPython board imports precompiled .mpy: no compiler on its heap, so the sim does the same.
+# main.py stays source (the board runs it by name at boot); unchanged files are not recompiled.
+import os
+import platform
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, "firmware")
+BIN = os.path.dirname(sys.executable)
+SIM_ONLY = ("hal/sim.py", "hal/simparts.py", "hal/simflash.py", "hal/simkeys.py", "hal/simrun.py",
+            "hal/simscript.py", "hal/term.py")
+# mpy-cross -march for the native/viper code in the .mpy, by chip (sys.implementation._mpy >> 10).
+MARCH_OF_ARCH = {2: "x64", 4: "armv6m", 5: "armv7m", 6: "armv7em", 7: "armv7emsp", 8: "armv7emdp",
+                 11: "rv32imc"}
+CHIP_MARCH = {"rp2040": "armv6m", "rp2350": "armv7emsp"}
+
+
+def mpy_cross():
+    near = os.path.join(BIN, "mpy-cross")
+    return near if os.access(near, os.X_OK) else "mpy-cross"
+
+
+def host_march():
+    """The native emitter of this machine's unix-port micropython (x64 here), or None."""
+    machines = {"x86_64": "x64", "amd64": "x64", "i686": "x86", "armv7l": "armv7m"}
+    return machines.get(platform.machine().lower())
+
+
+def sources(exclude=()):
+    """firmware/ modules as paths relative to firmware/, sorted; main.py is not a module."""
+    out = []
+    for folder, dirs, files in os.walk(FIRMWARE):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            rel = os.path.relpath(os.path.join(folder, name), FIRMWARE).replace(os.sep, "/")
+            if rel != "main.py" and rel not in exclude:
+                out.append(rel)
+    return out
+
+
+def compile_tree(dest, march=None, exclude=(), opt=None):
+    """Compile every module into dest (same folders, .mpy) and copy main.py; -> list of
+    (device path, local file), main.py last. A module is recompiled only when its source (or the
+    march) changed since the last build."""
+    os.makedirs(dest, exist_ok=True)
+    stamp = os.path.join(dest, ".march")
+    old = _read(stamp, "r")
+    key = "%s %s" % (march, opt)
+    files = []
+    for rel in sources(exclude):
+        src = os.path.join(FIRMWARE, rel)
+        out_rel = rel[:-3] + ".mpy"
+        out = os.path.join(dest, out_rel)
+        if old != key or not os.path.exists(out) or os.path.getmtime(out) < os.path.getmtime(src):
+            os.makedirs(os.path.dirname(out), exist_ok=True)
+            cmd = [mpy_cross(), "-s", rel, "-o", out]
+            if march:
+                cmd.append("-march=" + march)
+            if opt is not None:
+                cmd.append("-O%d" % opt)
+            cmd.append(src)
+            subprocess.run(cmd, check=True)
+        files.append((out_rel, out))
+    with open(os.path.join(FIRMWARE, "main.py"), "rb") as f:
+        main = f.read()
+    main_out = os.path.join(dest, "main.py")
+    if _read(main_out, "rb") != main:
+        with open(main_out, "wb") as f:
+            f.write(main)
+    with open(stamp, "w") as f:
+        f.write(key)
+    files.append(("main.py", main_out))
+    _prune(dest, {rel for rel, _ in files})
+    return files
+
+
+def _read(path, mode):
+    if not os.path.exists(path):
+        return None
+    with open(path, mode) as f:
+        return f.read()
+
+
+def _prune(dest, keep):
+    """Remove .mpy files of modules that no longer exist, so nothing stale can be imported."""
+    for folder, _dirs, names in os.walk(dest):
+        for name in names:
+            if name.endswith(".mpy"):
+                rel = os.path.relpath(os.path.join(folder, name), dest).replace(os.sep, "/")
+                if rel not in keep:
+                    os.remove(os.path.join(folder, name))
+
+
+def mpy_arch(path):
+    """The native architecture recorded in a .mpy header (0: bytecode only)."""
+    with open(path, "rb") as f:
+        head = f.read(4)
+    return head[2] >> 2
