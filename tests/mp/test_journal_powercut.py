@@ -371,3 +371,30 @@ def test_bit_rot_mid_journal_on_littlefs_is_set_aside_even_when_the_repair_is_cu
             _abandon(j)
             dev.dead = True
     print("bit rot: record 18 of 60 corrupted; %d cut points in its repair (%d ops)" % (cuts, repair_ops))
+
+
+def test_littlefs_write_alone_is_not_on_flash_flush_is():
+    """Why append() flushes: on littlefs, write() stays in the file's RAM cache; flush() is
+    lfs_file_sync (extmod/vfs_lfsx_file.c, MP_STREAM_FLUSH), which commits data and size."""
+    dev = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT)
+    vfs.VfsLfs2.mkfs(dev, progsize=PROG_SIZE)
+    _mount(dev)
+    with open(PATH, "wb") as f:
+        f.write(b"confirmed\n")
+    with open(PATH, "ab") as f:
+        dev.ops = 0
+        f.write(b"flushed\n")
+        assert dev.ops == 0  # nothing has reached the flash yet
+        f.flush()
+        assert dev.ops > 0
+        f.write(b"written when the power went\n")
+        dev.dead = True  # nothing more reaches the flash; closing fails
+        try:
+            f.close()
+        except OSError:
+            pass
+    after = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT, dev.mem)
+    _mount(after)
+    with open(PATH, "rb") as f:
+        assert f.read() == b"confirmed\nflushed\n"
+    after.dead = True
