@@ -1,0 +1,330 @@
+# Is this event allowed now? Every check made before anything changes; the answer is a record.
+from cribbage import records as R
+from cribbage.cards import JACK, format_card, format_cards, parse_card
+from cribbage.errors import CribError
+from cribbage.events import KINDS, WHYS
+from cribbage.play import Play
+
+# Largest legal single peg for each reason (RULES): a hand or crib 29; one card in the play at most
+# 12 (double pair royal) + 2 (fifteen or 31) + 1 (last card) = 15; a go 1; his heels exactly 2.
+MAX = {"hand": 29, "crib": 29, "play": 15, "go": 1, "heels": 2, "muggins": 29, "penalty": 29, "manual": 29}
+NO_HAND = (19, 25, 26, 27)  # no five cards count these
+MAX_FIVE_HAND = 20  # five-card: 3 cards and the starter, best 5-5-5 with a 5 turned
+
+
+def count_show(cards, starter, is_crib, five=False):
+    """Points of a hand or crib with the starter, from the shared scorer (cribbage.show)."""
+    from cribbage.show import score_show  # pyright: ignore[reportMissingImports]
+
+    r = score_show(cards, starter, is_crib, five)
+    return r if isinstance(r, int) else r[0]
+
+
+def _int(ev, key, lo, hi, what):
+    v = ev.get(key)
+    if type(v) is not int or not lo <= v <= hi:  # type() also keeps out True/False
+        raise CribError("%s must be %d..%d, not %r" % (what, lo, hi, v))
+    return v
+
+
+def _side(m, ev):
+    s = _int(ev, "s", 0, m.sides - 1, "side")
+    if s in m.places:
+        raise CribError("%s is out: the game goes on without them" % m.names[s])
+    return s
+
+
+def _in_game(m):
+    if m._d < 0:
+        raise CribError("cut for the first deal first")
+    if m.game_over:
+        raise CribError("game over: %s won; nothing scores after it" % m.names[m.places[0]])
+
+
+def _before_dealer(m):
+    if m._d >= 0:
+        raise CribError("the first dealer is already known: undo the cut to cut again")
+
+
+def validate(m, ev, trusted, dry):
+    """The record of ev if match m allows it now, else CribError. Changes nothing.
+
+    trusted: a show's recorded count is taken as it is; dry: lays and goes are tried on a copy of
+    the play, so that check() is as exact as apply().
+    """
+    t = ev.get("t") if type(ev) is dict else None
+    entry = _CHECKS.get(t) if type(t) is str else None
+    if entry is None:
+        if type(t) is not str:
+            raise CribError("an event is a dict with a text 't', not %r" % (ev,))
+        if t == "setup":
+            raise CribError("a set-up starts a new match: Match(setup)")
+        raise CribError("unknown event %r" % (t,))
+    check, keys = entry
+    if len(ev) > 1:
+        for k in ev:
+            if k != "t" and k not in keys:
+                raise CribError("a %s event takes no %r" % (t, k))
+    if m.match_over:
+        raise CribError("the match is over: undo, or start a new match")
+    return check(m, ev, trusted, dry)
+
+
+def _end(m, ev, trusted, dry):
+    return b"\x0c"  # END
+
+
+def _dealer(m, ev, trusted, dry):
+    _before_dealer(m)
+    return bytes((R.DEALER, _int(ev, "p", 0, m.players - 1, "player")))
+
+
+def _cut(m, ev, trusted, dry):
+    _before_dealer(m)
+    cards = ev.get("cards")
+    if not isinstance(cards, (list, tuple)) or len(cards) != m.players:
+        raise CribError("the cut needs one card for each of the %d players" % m.players)
+    cards = [parse_card(c) for c in cards]
+    for i in range(len(cards)):
+        if cards[i] in cards[:i]:
+            raise CribError("%s cut twice: one pack, each card once" % format_card(cards[i]))
+    return bytes([R.CUT] + cards)
+
+
+def _game(m, ev, trusted, dry):
+    if m._d < 0:
+        raise CribError("cut for the first deal first")
+    if not m.game_over:
+        raise CribError("the game is not over yet")
+    return b"\x0b"  # GAME
+
+
+def _deal(m, ev, trusted, dry):
+    _in_game(m)
+    return b"\x0a"  # DEAL
+
+
+def _fix(m, ev, trusted, dry):
+    _in_game(m)
+    s = _side(m, ev)
+    d = _int(ev, "n", -m.target, m.target, "a correction")
+    if d == 0:
+        raise CribError("a correction of 0 changes nothing")
+    new = m.front[s] + d
+    if not 0 <= new <= m.target:
+        raise CribError("a correction of %d would put %s at %d" % (d, m.names[s], new))
+    return bytes((R.FIX, s, d + 128))
+
+
+def _peg(m, ev, trusted, dry):
+    _in_game(m)
+    s = _side(m, ev)
+    why = ev.get("why", "manual")
+    if why not in MAX:
+        raise CribError("a peg is for %s, not %r" % (", ".join(WHYS), why))
+    n = ev.get("n")
+    if type(n) is not int:
+        raise CribError("points must be a whole number, not %r" % (n,))
+    if n < 0:
+        raise CribError("a peg never goes back: use a correction for %d" % n)
+    hi = MAX_FIVE_HAND if why == "hand" and m.five else MAX[why]
+    lo = 0 if why == "hand" or why == "crib" else 2 if why == "heels" else 1
+    if not lo <= n <= hi:
+        if why == "heels":
+            raise CribError("his heels is 2, not %d" % n)
+        raise CribError("%d is not a %s score: %d..%d" % (n, why, lo, hi))
+    if why == "hand" or why == "crib":
+        if n in NO_HAND:
+            raise CribError("no %s counts %d" % (why, n))
+        _show_turn(m, s, why)
+    elif why == "play" or why == "go":
+        if m.shown:
+            raise CribError("the play is over: the show has begun")
+    elif why == "heels":
+        dealer_side = m._d % m.sides
+        if s != dealer_side:
+            raise CribError("his heels goes to the dealer, %s" % m.names[dealer_side])
+        if m.heels:
+            raise CribError("his heels is pegged once a deal")
+        if m.starter is not None and m.starter >> 2 != JACK:
+            raise CribError("the starter %s is not a jack: no heels" % format_card(m.starter))
+    elif why == "muggins" and not m.muggins:
+        raise CribError("muggins is off")
+    return bytes((R.PEG, s, n, WHYS.index(why)))
+
+
+def _show_turn(m, s, kind):
+    nxt = m.next_show()
+    if nxt is None:
+        raise CribError("the show of this deal is over: next deal")
+    if nxt[0] != s or nxt[1] != kind:
+        raise CribError(
+            "out of order: %s's %s counts next, not %s's %s" % (m.names[nxt[0]], nxt[1], m.names[s], kind)
+        )
+
+
+def _starter(m, ev, trusted, dry):
+    _in_game(m)
+    if m.starter is not None:
+        raise CribError("the starter is already %s" % format_card(m.starter))
+    if m.shown:
+        raise CribError("the show has begun: too late for the starter")
+    c = parse_card(ev.get("c"))
+    if m.heels and c >> 2 != JACK:
+        raise CribError("his heels was pegged but %s is not a jack" % format_card(c))
+    return bytes((R.STARTER, c))
+
+
+def _play_seat(m, ev):
+    # The seat of the player laying or saying go, and the play, if it is their turn.
+    _in_game(m)
+    if m.starter is None:
+        raise CribError("turn the starter before the play")
+    if m.shown:
+        raise CribError("the play is over: the show has begun")
+    # A player who went out during this play (three-handed continued play) still lays the cards
+    # in hand, for the count; what they would score is not pegged.
+    p = _int(ev, "p", 0, m.players - 1, "player")
+    seats = m._seats
+    if p not in seats:
+        raise CribError("player %d is out of this game" % p)
+    seat = seats.index(p)
+    play = m.play
+    assert play is not None
+    if play.over:
+        raise CribError("the play is over: count the hands")
+    turn = play.turn
+    if turn is not None and turn != seat:
+        raise CribError("not player %d's turn: player %d to play" % (p, seats[turn]))
+    return p, seat, play
+
+
+def _go(m, ev, trusted, dry):
+    p, seat, play = _play_seat(m, ev)
+    if play.count <= 21:
+        raise CribError("player %d cannot say go at %d: any card fits" % (p, play.count))
+    if dry:
+        rebuilt_play(m).go(seat)
+    return bytes((R.GO, p))
+
+
+def _lay(m, ev, trusted, dry):
+    p, seat, play = _play_seat(m, ev)
+    if not play.cards_left[seat]:
+        raise CribError("player %d has no cards left" % p)
+    c = parse_card(ev.get("c"))
+    if c == m.starter:
+        raise CribError("%s is the starter, not in a hand" % format_card(c))
+    claim = ev.get("claim")
+    if claim is not None:
+        if not m.muggins:
+            raise CribError("a claimed count is for muggins, which is off")
+        claim = _int(ev, "claim", 0, MAX["play"], "points claimed")
+    if dry or (claim is not None and not trusted):
+        total = 0
+        for _s, _r, n in rebuilt_play(m).lay(seat, c):
+            total += n
+        if claim is not None and claim > total:
+            raise CribError("%s scores %d, not %d" % (format_card(c), total, claim))
+    return bytes((R.LAY, p, c, R.NONE if claim is None else claim))
+
+
+def rebuilt_play(m):
+    """A throwaway copy of the play, to try a lay or go without touching the real one."""
+    seats = m._seats
+    play = Play(len(seats), seats.index(m._next_active(m._d)), m.hand_size, m.five)
+    for a in m._acts:
+        if a >= 0:
+            play.lay(a >> 6, a & 63)
+        else:
+            play.go(-1 - a)
+    return play
+
+
+def _show(m, ev, trusted, dry):
+    _in_game(m)
+    kind = ev.get("k")
+    if kind not in KINDS:
+        raise CribError("a show is of a hand or the crib, not %r" % (kind,))
+    s = _side(m, ev)
+    starter = m.starter
+    if starter is None:
+        raise CribError("turn the starter before counting from cards")
+    _show_turn(m, s, kind)
+    size = 4 if kind == "crib" else m.hand_size
+    cards = ev.get("cards")
+    if not isinstance(cards, (list, tuple)) or len(cards) != size:
+        n = len(cards) if isinstance(cards, (list, tuple)) else 0
+        raise CribError("a %s is %d cards without the starter, not %d" % (kind, size, n))
+    cards = [parse_card(c) for c in cards]
+    for i in range(size):
+        c = cards[i]
+        if c in cards[:i]:
+            raise CribError("%s twice in one %s" % (format_card(c), kind))
+        if c == starter:
+            raise CribError("%s is the starter: key the %s without it" % (format_card(c), kind))
+        if c in m.shown_cards:
+            raise CribError("%s was already shown this deal" % format_card(c))
+    _against_play(m, cards, kind)
+    n = ev.get("n")
+    if trusted and n is not None:
+        n = _int(ev, "n", 0, 29, "a show count")
+    else:
+        counted = count_show(cards, starter, kind == "crib", m.five)
+        if n is not None and n != counted:
+            shown = format_cards(cards) + " " + format_card(starter)
+            raise CribError("%s counts %d, not %r" % (shown, counted, n))
+        n = counted
+    claim = ev.get("claim")
+    if claim is not None:
+        if not m.muggins:
+            raise CribError("a claimed count is for muggins, which is off")
+        claim = _int(ev, "claim", 0, 29, "points claimed")
+        if claim > n:
+            raise CribError("the %s counts %d: %d is too many" % (kind, n, claim))
+    return bytes([R.SHOW, s, KINDS.index(kind), n, R.NONE if claim is None else claim] + cards)
+
+
+def _against_play(m, cards, kind):
+    # Cards laid in the play belong to the hand of the player who laid them, never to the crib.
+    play = m.play
+    if play is None:
+        return
+    who = m.next_shower() if kind == "hand" else None
+    for seat, c in play.laid:
+        p = m._seats[seat]
+        if p == who and c not in cards:
+            raise CribError("player %d laid %s in the play: not in this hand" % (p, format_card(c)))
+        if p != who and c in cards:
+            raise CribError("%s was laid by player %d in the play" % (format_card(c), p))
+
+
+def _muggins(m, ev, trusted, dry):
+    _in_game(m)
+    if not m.muggins:
+        raise CribError("muggins is off")
+    if m.muggins_due is None:
+        raise CribError("no missed points to claim")
+    s = _side(m, ev)
+    missed_by, due = m.muggins_due
+    if s == missed_by:
+        raise CribError("%s cannot claim their own missed points" % m.names[s])
+    n = _int(ev, "n", 1, due, "points claimed") if "n" in ev else due
+    return bytes((R.MUG, s, n))
+
+
+# event type -> (check, the keys it may carry besides "t")
+_CHECKS = {
+    "lay": (_lay, ("p", "c", "claim")),
+    "peg": (_peg, ("s", "n", "why")),
+    "go": (_go, ("p",)),
+    "show": (_show, ("s", "k", "cards", "n", "claim")),
+    "starter": (_starter, ("c",)),
+    "deal": (_deal, ()),
+    "fix": (_fix, ("s", "n")),
+    "muggins": (_muggins, ("s", "n")),
+    "game": (_game, ()),
+    "cut": (_cut, ("cards",)),
+    "dealer": (_dealer, ("p",)),
+    "end": (_end, ()),
+}

@@ -1,0 +1,332 @@
+# The state of a match and the fold that moves it on by one record: cheap, no checks, no copies.
+from cribbage import records as R
+from cribbage.cards import JACK
+from cribbage.events import KINDS, WHYS
+from cribbage.forms import FORMS, both_double, game_points, leader_of, match_decided, skunk_label
+from cribbage.play import Play
+
+
+class Fold:
+    """Match state (read by the board) and `_do`, which applies one record already checked."""
+
+    def __init__(self, setup):
+        self.setup = s = setup
+        self.form = s["form"]
+        self.players, self.sides, self.target, self.hand_size, self.five = FORMS[self.form]
+        self.fmt = s["fmt"]
+        self.games = s["games"]
+        self.to = s["to"]
+        self.muggins = s["muggins"]
+        self.names = s["names"]
+        self.three = s["three"]
+        self._log = bytearray()
+        self._cps = []
+        self.count = 0
+        self.last_pegs = []
+        self.game_no = 1
+        self.match_points = [0] * self.sides
+        self.wins = [0] * self.sides
+        self.results = []
+        self.match_over = False
+        self.match_winner = None
+        self.last_show = None
+        self.cut_cards = None
+        self.cut_tie = False
+        self._d = -1  # the dealer, -1 until the cut
+        self.deal_no = 0
+        self._new_game()
+        self._checkpoint(True, 0)
+
+    def _new_game(self):
+        self.front = [0] * self.sides
+        self.back = [0] * self.sides
+        self.active = list(range(self.players))
+        self.places = []
+        self.game_over = False
+        self.winner = None
+        self.skunk = [""] * self.sides
+        self._new_deal()
+
+    def _new_deal(self):
+        self.starter = None
+        self.heels = False
+        self.shown = 0
+        self.shown_cards = []
+        self.play = None
+        self._seats = []
+        self._acts = []  # the play so far: seat * 64 + card for a lay, -1 - seat for a go
+        self.muggins_due = None
+
+    # ---- checkpoints: the state after a deal or game boundary, for undo ------------------------
+
+    def _checkpoint(self, game_start, end):
+        # end: where the record just applied ends in the log (the log runs on when refolding).
+        if game_start:
+            # Deal checkpoints of a finished game are dropped: undo past a game start refolds it.
+            while len(self._cps) > 1 and not self._cps[-1][2]:
+                self._cps.pop()
+        self._cps.append(
+            (
+                end,
+                self.count,
+                game_start,
+                tuple(self.front),
+                tuple(self.back),
+                self._d,
+                self.deal_no,
+                self.game_no,
+                tuple(self.active),
+                tuple(self.places),
+                self.game_over,
+                self.winner,
+                tuple(self.skunk),
+                tuple(self.match_points),
+                tuple(self.wins),
+                len(self.results),
+                self.match_over,
+                self.match_winner,
+                self.last_show,
+                self.cut_cards,
+                self.cut_tie,
+            )
+        )
+
+    def _restore(self, cp):
+        (
+            _end,
+            self.count,
+            _game_start,
+            front,
+            back,
+            self._d,
+            self.deal_no,
+            self.game_no,
+            active,
+            places,
+            self.game_over,
+            self.winner,
+            skunk,
+            points,
+            wins,
+            nres,
+            self.match_over,
+            self.match_winner,
+            self.last_show,
+            self.cut_cards,
+            self.cut_tie,
+        ) = cp
+        self.front = list(front)
+        self.back = list(back)
+        self.active = list(active)
+        self.places = list(places)
+        self.skunk = list(skunk)
+        self.match_points = list(points)
+        self.wins = list(wins)
+        self.results = self.results[:nres]
+        self._new_deal()
+
+    # ---- the fold ----------------------------------------------------------------------------
+
+    def _show_order(self, idx):
+        # (index, player) of the next show from idx: hands from the dealer's left round to the
+        # dealer, then the crib; players already out (three-handed continued play) count nothing.
+        n = self.players
+        while idx <= n:
+            p = (self._d + 1 + idx) % n if idx < n else self._d
+            if p in self.active:
+                return idx, p
+            idx += 1
+        return -1, -1
+
+    def _next_active(self, p):
+        for k in range(1, self.players + 1):
+            q = (p + k) % self.players
+            if q in self.active:
+                return q
+        return p
+
+    def _do(self, b, i):
+        t = b[i]
+        if t != R.MUG:
+            self.muggins_due = None
+        if t == R.LAY:
+            self._do_lay(b[i + 1], b[i + 2], b[i + 3])
+        elif t == R.PEG:
+            why = WHYS[b[i + 3]]
+            if why == "hand" or why == "crib":
+                self.shown = self._show_order(self.shown)[0] + 1
+            elif why == "heels":
+                self.heels = True
+            self._score(b[i + 1], b[i + 2], why)
+        elif t == R.GO:
+            seat = self._seats.index(b[i + 1])
+            play = self.play
+            assert play is not None
+            awards = play.go(seat)
+            self._acts.append(-1 - seat)
+            for s, _reason, n in awards:
+                if s is not None:
+                    self._score(self._seats[s] % self.sides, n, "go")
+        elif t == R.SHOW:
+            self._do_show(b, i)
+        elif t == R.STARTER:
+            self._do_starter(b[i + 1])
+        elif t == R.DEAL:
+            self._d = self._next_active(self._d)
+            self.deal_no += 1
+            self._new_deal()
+            self._checkpoint(False, i + 1)
+        elif t == R.MUG:
+            self.muggins_due = None
+            self._score(b[i + 1], b[i + 2], "muggins")
+        elif t == R.FIX:
+            self._do_fix(b[i + 1], b[i + 2] - 128)
+        elif t == R.GAME:
+            self._do_next_game(i + 1)
+        elif t == R.CUT:
+            self._do_cut(b[i + 1 : i + 1 + self.players], i + 1 + self.players)
+        elif t == R.DEALER:
+            self._first_dealer(b[i + 1], i + 2)
+        elif t == R.END:
+            self.match_over = True
+            self.match_winner = leader_of(self.match_points)
+
+    def _score(self, side, n, why):
+        if n <= 0 or self.game_over or side in self.places:
+            return
+        f = self.front[side]
+        new = f + n
+        if new > self.target:
+            new = self.target
+        self.back[side] = f
+        self.front[side] = new
+        self.last_pegs.append((side, new - f, why))
+        if new == self.target:
+            self._out(side)
+
+    def _out(self, side):
+        self.places.append(side)
+        if len(self.places) == 1:
+            self.winner = side
+            for s in range(self.sides):
+                self.skunk[s] = "" if s == side else skunk_label(self.front[s], self.target, self.fmt)
+            if (
+                self.sides == 3
+                and self.three == "cont"
+                and self.fmt != "games"
+                and not both_double(side, self.skunk)
+            ):
+                # Continued play: the other two play on for second place.
+                self.active = [p for p in self.active if p % self.sides != side]
+                return
+        self._finish()
+
+    def _finish(self):
+        self.game_over = True
+        winner = self.places[0]
+        gains = game_points(self.fmt, self.three, self.places, self.skunk, self.sides)
+        for s in range(self.sides):
+            self.match_points[s] += gains[s]
+        self.wins[winner] += 1
+        self.results.append((winner, tuple(self.places), tuple(gains), tuple(self.skunk), tuple(self.front)))
+        over, w = match_decided(
+            self.fmt, self.games, self.to, self.match_points, self.wins, len(self.results), winner
+        )
+        if over:
+            self.match_over = True
+            self.match_winner = w
+
+    def _first_dealer(self, p, end):
+        self._d = p
+        self.deal_no = 1
+        self.cut_tie = False
+        if self.five:
+            # Five-card: the non-dealer pegs three for last at the start of each game.
+            self._score(1 - p % 2, 3, "last")
+        self._checkpoint(True, end)
+
+    def _do_cut(self, cards, end):
+        self.cut_cards = tuple(cards)
+        low = min(c >> 2 for c in cards)
+        lows = [p for p in range(len(cards)) if cards[p] >> 2 == low]
+        if len(lows) == 1:
+            self._first_dealer(lows[0], end)
+        else:
+            self.cut_tie = True
+            self._checkpoint(True, end)
+
+    def _do_next_game(self, end):
+        # The loser deals first: the first player left of the last dealer on the losing side
+        # (the side that came last; three-handed, the lowest score).
+        last = self._d
+        loser = None
+        for s in range(self.sides):
+            if s not in self.places and (loser is None or self.front[s] < self.front[loser]):
+                loser = s
+        if loser is None:
+            loser = self.places[-1]
+        first = last
+        for k in range(1, self.players + 1):
+            q = (last + k) % self.players
+            if q % self.sides == loser:
+                first = q
+                break
+        self.game_no += 1
+        self._new_game()
+        self._d = first
+        self.deal_no = 1
+        if self.five:
+            self._score(1 - first % 2, 3, "last")
+        self._checkpoint(True, end)
+
+    def _do_starter(self, c):
+        self.starter = c
+        leader = self._next_active(self._d)
+        self._seats = list(self.active)
+        self.play = Play(len(self._seats), self._seats.index(leader), self.hand_size, self.five)
+        if c >> 2 == JACK and not self.heels:
+            self.heels = True
+            self._score(self._d % self.sides, 2, "heels")
+
+    def _do_lay(self, p, c, claim):
+        seat = self._seats.index(p)
+        play = self.play
+        assert play is not None
+        awards = play.lay(seat, c)
+        self._acts.append(seat * 64 + c)
+        total = 0
+        why = "go"
+        for _s, reason, n in awards:
+            total += n
+            if reason != "go" and reason != "last card":
+                why = "play"
+        side = p % self.sides
+        if claim != R.NONE:
+            self._score(side, claim, why)
+            if total > claim and not self.game_over:
+                self.muggins_due = (side, total - claim)
+        elif total:
+            self._score(side, total, why)
+
+    def _do_show(self, b, i):
+        side, kind, n, claim = b[i + 1], b[i + 2], b[i + 3], b[i + 4]
+        cards = tuple(b[i + 5 : i + R.rec_len(b, i, self.players, self.hand_size)])
+        self.shown = self._show_order(self.shown)[0] + 1
+        self.shown_cards.extend(cards)
+        why = KINDS[kind]
+        self.last_show = (side, why, cards, self.starter, n, None if claim == R.NONE else claim)
+        if claim != R.NONE:
+            self._score(side, claim, why)
+            if n > claim and not self.game_over:
+                self.muggins_due = (side, n - claim)
+        else:
+            self._score(side, n, why)
+
+    def _do_fix(self, side, delta):
+        new = self.front[side] + delta
+        self.front[side] = new
+        if self.back[side] > new:
+            self.back[side] = new
+        self.last_pegs.append((side, delta, "fix"))
+        if new >= self.target:
+            self._out(side)
