@@ -4,6 +4,7 @@ import random
 import select
 import socket
 import subprocess
+import threading
 
 from matchgen import history
 
@@ -64,3 +65,61 @@ class LinkServer:
 
     def __exit__(self, *exc):
         self.stop()
+
+
+SIM = os.path.join(ROOT, "tools", "sim.py")
+PYTHON = os.path.join(ROOT, ".venv", "bin", "python")
+
+
+class Sim:
+    """The real firmware in the simulator (tools/sim.py, as `make sim`), headless, its link on a socket."""
+
+    def __init__(self, data_dir, port=None, script=None, fresh=False, heap="1m"):
+        self.port = port or free_port()
+        self.url = "socket://127.0.0.1:%d" % self.port
+        cmd = [PYTHON, SIM, "--heap", heap, "--headless", "--data", data_dir, "--link", str(self.port)]
+        if script:
+            cmd += ["--script", script]
+        if fresh:
+            cmd.append("--fresh")
+        self.log = []
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT)
+        # A thread drains the sim's output (a full pipe would stall the sim) and signals once the
+        # link's socket listens: the sim logs its address then. Waiting on that is not a sleep.
+        self._up = threading.Event()
+        self._reader = threading.Thread(target=self._drain, daemon=True)
+        self._reader.start()
+        self._up.wait(120)
+        if not self._up.is_set() or not self.running() and not any("link: socket://" in x for x in self.log):
+            self.kill()
+            raise RuntimeError("sim's link did not come up: %s" % "".join(self.log))
+
+    def _drain(self):
+        for raw in self.proc.stdout:
+            line = raw.decode(errors="replace")
+            self.log.append(line)
+            if "link: socket://" in line:
+                self._up.set()
+        self._up.set()
+
+    def running(self):
+        return self.proc.poll() is None
+
+    def wait(self):
+        """Wait for the sim to end by itself (its script done); returns everything it printed."""
+        self.proc.wait()
+        self._reader.join()
+        return "".join(self.log)
+
+    def kill(self):
+        if self.running():
+            self.proc.kill()
+        self.proc.wait()
+        self._reader.join()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.kill()
