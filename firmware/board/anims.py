@@ -65,3 +65,22 @@ def draw(render, kind, side, arg, t):
             _dim(render, track[119], 110, 140, 0, 256)
         for hole in range(116, 120):
             _dim(render, track[hole - 1], 60, 80, 0, 96)
+
+
+def earned(match, done, was_over):
+    """The animation an applied event earned -> (kind, side, other side, skunk line) or None."""
+    m = match
+    if m.game_over and not was_over and m.winner is not None:
+        for s in range(m.sides):
+            label = m.skunk[s]
+            if label:
+                # how far short the loser stopped: 30 or 60 points below the target, or half of it
+                line = m.target // 2 + 1 if label == "lurch" else m.target - (30 if label == "skunk" else 60)
+                return SKUNK, m.winner, s, line
+        return WIN, m.winner, m.winner, 0
+    if done.get("t") == "show" and done.get("n") == 29:
+        return H29, done["s"], done["s"], 0
+    for side, _n, _why in m.last_pegs:
+        if m.front[side] == 120 and m.target == 121:
+            return STINK, side, side, 0
+    return None

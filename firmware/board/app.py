@@ -34,7 +34,6 @@ from cribbage.game import Match
 FIRMWARE = "0.1.0"
 JOURNAL = "/journal.log"
 SETTINGS = "/settings.json"
-_SKUNK_LINE = {"skunk": 30, "double": 60}  # points short of the target; lurch is half of it
 
 
 class App:
@@ -161,29 +160,14 @@ class App:
         if ev is None:
             effective = self.match.effective_events()
             ev = effective[-1] if effective else {"t": "?"}
-        return describe(self.match, ev)
+        return display.describe(self.match, ev)
 
     def _celebrate(self, done, was_over):
-        """Start an animation the event earned (frame = f(time): it never holds up input)."""
-        m = self.match
-        r = self.render
-        now = self.now
-        if m.game_over and not was_over and m.winner is not None:
-            w = self.track_of(m.winner)
-            for s in range(m.sides):
-                label = m.skunk[s]
-                if label:
-                    line = m.target // 2 + 1 if label == "lurch" else m.target - _SKUNK_LINE[label]
-                    r.animate(anims.SKUNK, w, self.track_of(s) + 4 * line, now)
-                    return
-            r.animate(anims.WIN, w, 0, now)
-            return
-        if done.get("t") == "show" and done.get("n") == 29:
-            r.animate(anims.H29, self.track_of(done["s"]), 0, now)
-            return
-        for side, _n, _why in m.last_pegs:
-            if m.front[side] == 120 and m.target == 121:
-                r.animate(anims.STINK, self.track_of(side), 0, now)
+        """Start the animation the event earned (frame = f(time): it never holds up input)."""
+        got = anims.earned(self.match, done, was_over)
+        if got is not None:
+            kind, side, other, line = got
+            self.render.animate(kind, self.track_of(side), self.track_of(other) + 4 * line, self.now)
 
     # ---- what the controller asks of its host -----------------------------------------------
 
@@ -376,31 +360,6 @@ async def _sleep_ms(ms):
         await asyncio.sleep_ms(ms)
     else:
         await asyncio.sleep(ms / 1000)
-
-
-def describe(match, ev):
-    """A few words for an event, for the undo prompt."""
-    t = ev.get("t")
-    names = match.names
-    if t == "peg":
-        return "%s +%d" % (names[ev["s"]], ev["n"])
-    if t == "show":
-        return "%s %s %d" % (names[ev["s"]], ev["k"], ev.get("n", 0))
-    if t == "lay":
-        return "lay " + display.cards_text([ev["c"]])
-    if t == "go":
-        return "go"
-    if t == "starter":
-        return "starter " + display.cards_text([ev["c"]])
-    if t == "muggins":
-        return "%s muggins" % names[ev["s"]]
-    if t == "deal":
-        return "next deal"
-    if t == "game":
-        return "next game"
-    if t == "dealer":
-        return "dealer"
-    return t
 
 
 def run(hal, board_def, settings=None):

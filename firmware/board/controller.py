@@ -1,9 +1,11 @@
 # Input edges + now_ms -> game events, proposals, card entry and menus: the board's decision logic.
 # No I/O and no clock of its own: the app hands in edges and the time, and gives a `host` that
 # commits events (game + journal) and knows the match; docs/keys.md is the key grammar in prose.
-from board import edges
+from board import edges, phases
+from board.entry import Entry
 from board.sensors import GAME
-from cribbage.cards import RANKS, SUITS, format_card, pip
+from board.settings import MENU
+from cribbage.cards import RANKS, SUITS
 from cribbage.errors import CribError
 
 # What is waiting for OK (UNDO says no).
@@ -13,23 +15,7 @@ P_LINK = 3  # an event proposed by the laptop over the link
 P_GUARD = 4  # MENU+UNDO held: new match or reset; MENU cycles the choice
 
 GUARD_CHOICES = ("new match", "reset board")
-MENU_ITEMS = (
-    ("brightness", "Brightness"),
-    ("auto_ok_ms", "Auto OK ms"),
-    ("play", "Play assist"),
-    ("form", "Game form"),
-    ("fmt", "Match format"),
-    ("games", "Games"),
-    ("to", "Points to win"),
-    ("muggins", "Muggins"),
-    ("three", "3-hand points"),
-    ("tracks", "Sides' tracks"),
-    ("watchdog", "Watchdog"),
-)
-MATCH_SETTINGS = ("form", "fmt", "games", "to", "muggins", "three")  # used at the next new match
-_DIGITS = "A23456789T"  # rank keys as digits: A = 1 .. 9, T = 0 (or 10 alone)
 _SENSOR_FAULTS = ("", "No sensor chain", "Sensor noise", "Sensors silent")  # by edges.FAULT_*
-MAX_CARDS = 6  # more than any hand; the game says what is wrong with the count
 
 
 class Pending:
@@ -50,18 +36,15 @@ class Controller:
         self.host = host
         self.key_names = key_names
         self.pending = None
-        self.cards = []  # cards keyed so far
-        self.rank = -1  # a rank keyed, waiting for its suit
-        self.digits = []  # rank keys read as digits (points, a claim, a player number)
+        self.entry = Entry()  # cards and numbers being keyed
         self.num_side = 0  # the side keyed points go to (MENU cycles it)
-        self.claiming = False  # muggins: the cards are keyed, now the player's own count
-        self.menu = -1  # index in MENU_ITEMS while the menu is open
+        self.menu = -1  # index in settings.MENU while the menu is open
         self.message = []  # lines shown over the prompt: errors, counts, reports
         self._message_t0 = 0
         self.status = ""  # a lasting fault: sensors unplugged, a key stuck
         self._held = 0
         self._long_used = 0  # keys whose long press acted: their release does nothing
-        self._skip = None  # (game_no, deal_no) in which the players went on to the show by hand
+        self.skip = None  # (game_no, deal_no) in which the players went on to the show by hand
         self.changes = 0  # bumps whenever something shown may have changed
 
     # ---- edges ------------------------------------------------------------------------------
@@ -99,6 +82,7 @@ class Controller:
         elif kind == edges.STUCK:
             self._held &= ~bit
             self._long_used &= ~bit
+            self.entry.reset()  # whatever the jammed key typed is not meant
             self.status = "Key %s stuck" % name
             self.host.log("key %s stuck down: ignored until released" % name)
 
@@ -131,7 +115,7 @@ class Controller:
     def _press(self, name, now):
         if self.menu >= 0:
             if name == "OK":
-                key = MENU_ITEMS[self.menu][0]
+                key = MENU[self.menu][0]
                 self.host.settings.cycle(key, now)
             return
         if self.pending is not None:
@@ -152,7 +136,7 @@ class Controller:
     def _short(self, name, now):
         if self.menu >= 0:
             if name == "MENU":
-                self.menu = (self.menu + 1) % len(MENU_ITEMS)
+                self.menu = (self.menu + 1) % len(MENU)
             else:
                 self.menu = -1
             return
@@ -166,16 +150,16 @@ class Controller:
             elif p.ev.get("t") == "muggins":
                 self._next_claimant(p)
             return
-        if self.entering():
+        if self.entry.active():
             if name == "UNDO":
-                self._backspace()
-            elif self.digits or (self.rank >= 0 and not self.cards):
+                self.entry.backspace()
+            elif self.entry.numbering():
                 self.num_side = (self.num_side + 1) % self.host.match.sides
             return
         if name == "UNDO":
             self._offer_undo()
-        elif self.context() == "lay":
-            self._go(now)
+        elif phases.context(self) == "lay":
+            phases.go(self, now)
         else:
             self.menu = 0
 
@@ -186,7 +170,7 @@ class Controller:
         if self._held & (1 << other):
             # The guarded chord: both keys held long. Their releases must not act as well.
             self._long_used |= bit | (1 << other)
-            self._reset_entry()
+            self.entry.reset()
             self.menu = -1
             self.pending = Pending(P_GUARD, None, GUARD_CHOICES[0] + "?")
         elif name == "MENU":
@@ -196,242 +180,37 @@ class Controller:
 
     # ---- keying cards and numbers -----------------------------------------------------------
 
-    def entering(self):
-        return bool(self.cards) or self.rank >= 0 or bool(self.digits) or self.claiming
-
-    def _reset_entry(self):
-        self.cards = []
-        self.rank = -1
-        self.digits = []
-        self.claiming = False
-
     def _rank(self, r):
-        if self.digits or self.claiming:
-            if r >= len(_DIGITS):
-                self.say("Digits: A=1..9", "T=0")
-            elif len(self.digits) >= 2:
-                self.say("2 digits at most")
-            else:
-                self.digits.append(r)
-            return
-        if self.rank >= 0 and not self.cards and self.rank < len(_DIGITS) and r < len(_DIGITS):
-            self.digits = [self.rank, r]  # two ranks in a row: a number, e.g. 1 2 = 12 points
-            self.rank = -1
-            return
-        if self.rank < 0 and not self.cards:
-            self.num_side = self._default_side()
-        self.rank = r
+        fresh = not self.entry.active()
+        refused = self.entry.rank_key(r)
+        if refused:
+            self.say(*refused)
+        elif fresh:
+            self.num_side = phases.default_side(self)
 
     def _suit(self, s, now):
-        if self.rank < 0:
-            if not self.digits:
-                self.say("Key the rank", "first, then suit")
-            return
-        c = self.rank * 4 + s
-        self.rank = -1
-        if c in self.cards:
-            self.say(format_card(c) + " twice:", "not taken")
-            return
-        if len(self.cards) >= MAX_CARDS:
-            self.say("%d cards at most" % MAX_CARDS)
-            return
-        self.cards.append(c)
-        ctx = self.context()
-        if ctx == "starter" or ctx == "lay":
-            self._use_cards(ctx, now)
-
-    def _backspace(self):
-        if self.digits:
-            self.digits.pop()
-        elif self.rank >= 0:
-            self.rank = -1
-        elif self.claiming:
-            self.claiming = False
-        elif self.cards:
-            self.cards.pop()
-
-    def number(self):
-        """The keyed digits as a number (T alone is 10), or -1."""
-        d = self.digits
-        if not d and self.rank >= 0 and not self.cards and self.rank < len(_DIGITS):
-            d = [self.rank]
-        if not d:
-            return -1
-        if len(d) == 1:
-            return 10 if d[0] == 9 else d[0] + 1
-        return ((d[0] + 1) % 10) * 10 + (d[1] + 1) % 10
+        c, refused = self.entry.suit_key(s)
+        if refused:
+            self.say(*refused)
+        if c >= 0:
+            ctx = phases.context(self)
+            if ctx == "starter" or ctx == "lay":
+                phases.use_cards(self, ctx, now)
 
     def _ok(self, now):
-        if self.claiming:
-            self._score_show(now)
+        e = self.entry
+        if e.claiming:
+            phases.score_show(self, now)
             return
-        n = self.number()
+        n = e.number()
         if n >= 0:
-            self._keyed_number(n, now)
-        elif self.rank >= 0:
+            phases.keyed_number(self, n, now)
+        elif e.rank >= 0:
             self.say("Finish the card:", "key its suit")
-        elif self.cards:
-            self._use_cards(self.context(), now)
+        elif e.cards:
+            phases.use_cards(self, phases.context(self), now)
         else:
-            self._ok_alone(now)
-
-    def context(self):
-        """What keyed cards are for now: cut, starter, lay, show, or None."""
-        m = self.host.match
-        ph = m.phase()
-        skipped = self._skip == (m.game_no, m.deal_no)
-        if ph == "cut":
-            return "cut"
-        if ph == "starter":
-            return "show" if skipped else "starter"
-        if ph == "play":
-            return "show" if skipped or not self.host.settings["play"] else "lay"
-        if ph == "show":
-            return "show"
-        return None
-
-    def _use_cards(self, ctx, now):
-        m = self.host.match
-        cards = self.cards
-        if ctx == "cut":
-            self._commit({"t": "cut", "cards": list(cards)}, keep=True)
-            if m.cut_tie:
-                self.say("A tie: cut again")
-        elif ctx == "starter":
-            self._commit({"t": "starter", "c": cards[0]})
-        elif ctx == "lay":
-            player = m.play_seats[m.play.turn]
-            count = m.play.count + pip(cards[0])
-            if self._commit({"t": "lay", "p": player, "c": cards[0]}):
-                self._play_message(player, cards[0], count)
-        elif ctx == "show":
-            if m.muggins:
-                self.claiming = True  # the player's own count first, then the board's
-                self.digits = []
-            else:
-                self._score_show(now)
-        else:
-            self._reset_entry()
-            self.say("No cards now:", self.prompt())
-
-    def _score_show(self, now):
-        m = self.host.match
-        nxt = m.next_show()
-        if nxt is None:
-            self._reset_entry()
-            self.say("No show now")
-            return
-        side, kind = nxt
-        ev = {"t": "show", "s": side, "k": kind, "cards": list(self.cards)}
-        if self.claiming and self.digits:
-            ev["claim"] = self.number()
-        self.claiming = False
-        self.digits = []
-        done = self._commit(ev, keep=True)
-        if done:
-            self.say(*self.host.show_lines(done))
-            self._offer_muggins(now)
-
-    def _keyed_number(self, n, now):
-        m = self.host.match
-        self._reset_entry()
-        if m.phase() == "cut":
-            if 1 <= n <= m.players:
-                self._commit({"t": "dealer", "p": n - 1})
-            else:
-                self.say("Dealer: 1..%d" % m.players)
-            return
-        side = self.num_side
-        hole = min(m.front[side] + n, m.target)
-        self._propose_peg(side, n, hole, now)
-
-    def _ok_alone(self, now):
-        m = self.host.match
-        ph = m.phase()
-        if ph == "cut":
-            self.say("Key a card each,", "OK; or 1-%d OK" % m.players, "names the dealer")
-        elif ph == "starter" or ph == "play":
-            if self._skip == (m.game_no, m.deal_no):
-                self.say("Peg the show:", "tap, or key cards")
-            else:
-                self._skip = (m.game_no, m.deal_no)
-                self.say("On to the show")
-        elif ph == "show":
-            side, kind = m.next_show()
-            laid = self.laid_cards()
-            if laid:
-                # The hand's cards were keyed in the play: score them, or start the entry with them.
-                self.cards = laid
-                if len(laid) == m.hand_size:
-                    self._use_cards("show", now)
-                return
-            self.pending = Pending(
-                P_EVENT, {"t": "peg", "s": side, "n": 0, "why": kind}, "%s %s 0?" % (m.names[side], kind)
-            )
-        elif ph == "deal":
-            self._commit({"t": "deal"})
-        elif ph == "game over":
-            self._commit({"t": "game"})
-        else:
-            self.pending = Pending(P_EVENT, {"t": "_new"}, "New match?")
-
-    def laid_cards(self):
-        """Cards the player whose hand counts next laid in this deal's play (the crib: none)."""
-        m = self.host.match
-        nxt = m.next_show()
-        if nxt is None or nxt[1] != "hand" or m.play is None:
-            return []
-        who = m.next_shower()
-        seats = m.play_seats
-        return [c for seat, c in m.play.laid if seats[seat] == who]
-
-    def _go(self, now):
-        m = self.host.match
-        player = m.play_seats[m.play.turn]
-        count = m.play.count
-        if self._commit({"t": "go", "p": player}):
-            self._play_message(player, -1, count)
-
-    def _play_message(self, player, card, count):
-        m = self.host.match
-        got = 0
-        for _s, n, _why in m.last_pegs:
-            got += n
-        what = format_card(card) if card >= 0 else "go"
-        line = "%s %s" % (m.names[m.side_of(player)], what)
-        if got:
-            line += " +%d" % got
-        play = m.play
-        lines = [line, "count %d" % count]
-        if play is not None and play.count != count:
-            lines.append("new count" if not play.over else "play over")
-        elif play is not None and play.over:
-            lines.append("play over")
-        self.say(*lines)
-
-    # ---- taps and proposals -----------------------------------------------------------------
-
-    def _default_side(self):
-        m = self.host.match
-        nxt = m.next_show()
-        if nxt is not None and self.context() == "show":
-            return nxt[0]
-        if m.play is not None and m.play.turn is not None and m.phase() == "play":
-            return m.side_of(m.play_seats[m.play.turn])
-        return 0
-
-    def _why(self, side):
-        m = self.host.match
-        ph = m.phase()
-        skipped = self._skip == (m.game_no, m.deal_no)
-        if ph == "show" or (skipped and (ph == "starter" or ph == "play")):
-            nxt = m.next_show()
-            if nxt is not None and nxt[0] == side:
-                return nxt[1]
-            return "manual"
-        if ph == "starter" or ph == "play":
-            return "play"
-        return "manual"
+            phases.ok_alone(self, now)
 
     def _tap(self, code, now):
         m = self.host.match
@@ -459,7 +238,7 @@ class Controller:
                 return
             if p.side != side:
                 self._confirm(now)  # the next player has moved on: the last score stands
-        self._propose_peg(side, hole - front, hole, now)
+        self.propose_peg(side, hole - front, hole, now)
 
     def _leader(self):
         m = self.host.match
@@ -469,14 +248,21 @@ class Controller:
                 best = s
         return best
 
-    def _propose_peg(self, side, n, hole, now):
+    def propose_peg(self, side, n, hole, now):
         m = self.host.match
         if n > 29:
             self.say("+%d: too far" % n, "29 at most")
             return
-        why = self._why(side)
+        why = phases.why(self, side)
         note = "%s +%d %s" % (m.names[side], n, why)
         self.pending = Pending(P_PEG, {"t": "peg", "s": side, "n": n, "why": why}, note, side, hole, now)
+
+    def propose(self, ev, note):
+        """An event that waits for OK on the display (UNDO says no)."""
+        self.pending = Pending(P_EVENT, ev, note)
+
+    def context(self):
+        return phases.context(self)
 
     def _offer_undo(self):
         m = self.host.match
@@ -485,7 +271,7 @@ class Controller:
             return
         self.pending = Pending(P_EVENT, {"t": "undo"}, "Undo " + self.host.describe_last() + "?")
 
-    def _offer_muggins(self, now):
+    def offer_muggins(self, now):
         m = self.host.match
         if m.muggins_due is None:
             return
@@ -526,19 +312,19 @@ class Controller:
                 self.host.new_match()
             else:
                 self.host.reset_board()
-            self._reset_entry()
-            self._skip = None
+            self.entry.reset()
+            self.skip = None
             self.say(GUARD_CHOICES[p.choice] + ":", "done")
             return
         if p.ev.get("t") == "_new":
             self.host.new_match()
-            self._skip = None
+            self.skip = None
             return
-        done = self._commit(p.ev)
+        done = self.commit(p.ev)
         if p.kind == P_LINK:
             self.host.link_verdict(done is not None, self.message[0] if done is None else None)
         if done is not None and done.get("t") != "undo":
-            self._offer_muggins(now)
+            self.offer_muggins(now)
 
     def _cancel(self):
         p = self.pending
@@ -546,43 +332,21 @@ class Controller:
         if p is not None and p.kind == P_LINK:
             self.host.link_verdict(False, "refused on the board")
 
-    def _commit(self, ev, keep=False):
+    def commit(self, ev, keep=False):
         """Apply ev through the host; a refusal goes on the display and changes nothing."""
         try:
             done = self.host.commit(ev)
         except CribError as e:
             text = str(e.args[0]) if e.args else "refused"
-            self.say(*_wrap(text))
+            self.say(*wrap(text))
             if not keep:
-                self._reset_entry()
+                self.entry.reset()
             return None
-        self._reset_entry()
+        self.entry.reset()
         return done
 
-    # ---- what the display asks for ----------------------------------------------------------
 
-    def prompt(self):
-        """One short line: what the keypad does now."""
-        m = self.host.match
-        ph = m.phase()
-        ctx = self.context()
-        if ph == "cut":
-            return "Cut: a card each"
-        if ctx == "starter":
-            return "Starter? OK=skip"
-        if ctx == "lay":
-            return "%s lays MENU=go" % m.names[m.side_of(m.play_seats[m.play.turn])]
-        if ctx == "show":
-            side, kind = m.next_show()
-            return "%s %s: cards" % (m.names[side], kind)
-        if ph == "deal":
-            return "OK = next deal"
-        if ph == "game over":
-            return "OK = next game"
-        return "Match over"
-
-
-def _wrap(text, width=16, rows=4):
+def wrap(text, width=16, rows=4):
     """Text cut into display rows at spaces."""
     out = []
     line = ""

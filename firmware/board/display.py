@@ -1,7 +1,9 @@
 # What the 16x8 text display shows in each mode: scores, the prompt, keyed cards, proposals, menus, counts.
 # rows(match, ctl, settings) -> 8 strings of at most 16 characters; the app draws them only when
 # they changed. Pure text: the HAL does the glass (framebuf on the Pico, the terminal in the sim).
-from board.controller import MATCH_SETTINGS, MENU_ITEMS, P_GUARD, P_PEG
+from board import phases
+from board.controller import P_GUARD, P_PEG, wrap
+from board.settings import MATCH_SETTINGS, MENU
 from cribbage.cards import RANKS, format_card
 
 COLS = 16
@@ -46,16 +48,16 @@ def rows(match, ctl, settings):
         mp = "-".join([str(p) for p in match.match_points])
         out.append(_fit(line + " " * max(1, COLS - len(line) - len(mp)) + mp))
     body = []
-    hint = ctl.prompt()
+    hint = prompt(match, ctl)
     if ctl.menu >= 0:
-        key, label = MENU_ITEMS[ctl.menu]
-        body = ["Menu %d/%d" % (ctl.menu + 1, len(MENU_ITEMS)), label, "= " + _value(settings[key])]
+        key, label = MENU[ctl.menu]
+        body = ["Menu %d/%d" % (ctl.menu + 1, len(MENU)), label, "= " + _value(settings[key])]
         if key in MATCH_SETTINGS:
             body.append("(new match)")
         hint = "OK=chg MENU=next"
     elif ctl.pending is not None:
         p = ctl.pending
-        body = _wrap(p.note)
+        body = wrap(p.note, COLS, 5)
         if p.kind == P_PEG and match.front[p.side] + p.ev["n"] >= match.target:
             body.append("game!")
         hint = "MENU=other" if p.kind == P_GUARD else _HINT
@@ -63,12 +65,12 @@ def rows(match, ctl, settings):
             hint = "OK=take MENU=who"
     elif ctl.message:
         body = list(ctl.message)
-    elif ctl.entering():
+    elif ctl.entry.active():
         body = _entry(match, ctl)
     elif match.play is not None and match.phase() == "play":
         body = ["count %d" % match.play.count, cards_text(match.play.current[-4:])]
-    elif ctl.context() == "show":
-        laid = ctl.laid_cards()
+    elif phases.context(ctl) == "show":
+        laid = phases.laid_cards(ctl)
         if laid:
             body = [
                 "laid " + cards_text(laid),
@@ -86,49 +88,63 @@ def rows(match, ctl, settings):
 
 
 def _entry(match, ctl):
+    e = ctl.entry
+    n = e.number()
+    if e.claiming:
+        return [cards_text(e.cards), "Your count? " + (str(n) if n >= 0 else "_"), "then OK"]
+    if e.digits:
+        return ["+%d %s" % (n, match.names[ctl.num_side]), "OK=peg MENU=side"]
     body = []
-    if ctl.claiming:
-        body.append(_fit(cards_text(ctl.cards)))
-        n = ctl.number()
-        body.append("Your count? " + (str(n) if n >= 0 else "_"))
-        body.append("then OK")
-        return body
-    n = ctl.number()
-    if ctl.digits:
-        body.append("+%d %s" % (n, match.names[ctl.num_side]))
-        body.append("OK=peg MENU=side")
-        return body
-    typed = cards_text(ctl.cards)
-    if ctl.rank >= 0:
-        typed = (typed + " " if typed else "") + RANKS[ctl.rank] + "?"
+    typed = cards_text(e.cards)
+    if e.rank >= 0:
+        typed = (typed + " " if typed else "") + RANKS[e.rank] + "?"
     while len(typed) > COLS:
         body.append(typed[:COLS])
         typed = typed[COLS:].lstrip()
     body.append(typed)
-    if ctl.rank >= 0 and not ctl.cards and n >= 0:
+    if e.numbering():
         body.append("suit=card")
         body.append("OK=+%d %s" % (n, match.names[ctl.num_side]))
-    elif ctl.rank >= 0:
+    elif e.rank >= 0:
         body.append("key its suit")
     else:
-        body.append("%d card%s OK=score" % (len(ctl.cards), "" if len(ctl.cards) == 1 else "s"))
+        body.append("%d card%s OK=score" % (len(e.cards), "" if len(e.cards) == 1 else "s"))
     return body
 
 
-def _wrap(text):
-    out = []
-    line = ""
-    for word in text.split():
-        if not line:
-            line = word
-        elif len(line) + 1 + len(word) <= COLS:
-            line += " " + word
-        else:
-            out.append(line)
-            line = word
-    if line:
-        out.append(line)
-    return out
+def prompt(match, ctl):
+    """The bottom row: what the keypad does now."""
+    ph = match.phase()
+    ctx = phases.context(ctl)
+    if ph == "cut":
+        return "Cut: a card each"
+    if ctx == "starter":
+        return "Starter? OK=skip"
+    if ctx == "lay":
+        return "%s lays MENU=go" % match.names[match.side_of(match.play_seats[match.play.turn])]
+    if ctx == "show":
+        side, kind = match.next_show()
+        return "%s %s: cards" % (match.names[side], kind)
+    if ph == "deal":
+        return "OK = next deal"
+    if ph == "game over":
+        return "OK = next game"
+    return "Match over"
+
+
+def describe(match, ev):
+    """A few words for an event, for the undo prompt."""
+    t = ev.get("t")
+    names = match.names
+    if t == "peg":
+        return "%s +%d" % (names[ev["s"]], ev["n"])
+    if t == "show":
+        return "%s %s %d" % (names[ev["s"]], ev["k"], ev.get("n", 0))
+    if t in ("lay", "starter"):
+        return "%s %s" % ("lay" if t == "lay" else t, format_card(ev["c"]))
+    if t == "muggins":
+        return "%s muggins" % names[ev["s"]]
+    return {"deal": "next deal", "game": "next game"}.get(t, t)
 
 
 def show_lines(match, done):

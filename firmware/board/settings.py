@@ -24,6 +24,21 @@ SPEC = {
     "tracks": (0, (0, 1, 2)),  # which tracks the sides use when a game has fewer sides than tracks
     "watchdog": (False, (False, True)),
 }
+# The menu: (setting, label) in the order MENU steps through them.
+MENU = (
+    ("brightness", "Brightness"),
+    ("auto_ok_ms", "Auto OK ms"),
+    ("play", "Play assist"),
+    ("form", "Game form"),
+    ("fmt", "Match format"),
+    ("games", "Games"),
+    ("to", "Points to win"),
+    ("muggins", "Muggins"),
+    ("three", "3-hand points"),
+    ("tracks", "Sides' tracks"),
+    ("watchdog", "Watchdog"),
+)
+MATCH_SETTINGS = ("form", "fmt", "games", "to", "muggins", "three")  # used at the next new match
 ORDER = (
     "brightness",
     "auto_ok_ms",

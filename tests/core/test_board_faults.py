@@ -23,7 +23,7 @@ def test_ok_bouncing_20ms_confirms_once():
         s.wait(100)
         assert s.app.match.front[1] == 6
         # a second OK would have said "on to the show" with nothing pending
-        assert s.app.controller._skip is None
+        assert s.app.controller.skip is None
         assert "On to the show" not in s.screen()
     finally:
         s.close()
@@ -40,9 +40,9 @@ def test_rank_key_bouncing_types_one_rank():
         s.wait(80)
         s.release("5")
         s.wait(80)
-        assert s.app.controller.rank == 4 and not s.app.controller.digits
+        assert s.app.controller.entry.rank == 4 and not s.app.controller.entry.digits
         s.press("H")
-        assert s.app.controller.cards == [4 * 4 + 1]
+        assert s.app.controller.entry.cards == [4 * 4 + 1]
     finally:
         s.close()
 
@@ -56,7 +56,7 @@ def test_stuck_key_reported_and_never_pegs():
         s.wait(15000)
         assert "Key 7 stuck" in s.screen()
         assert s.app.match.front == [0, 0]
-        assert not s.app.controller.entering()
+        assert not s.app.controller.entry.active()
         assert any("stuck" in x for x in s.hal.logged)
         s.release("7")
         s.wait(100)

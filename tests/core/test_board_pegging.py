@@ -163,3 +163,22 @@ def test_keyed_points_peg_without_sensors():
         assert s.app.match.front[1] == 12
     finally:
         s.close()
+
+
+def test_stink_hole_winks_and_never_blocks_input():
+    s = Scenario()
+    try:
+        s.keys("A OK OK")  # to the show, pegged on the holes
+        s.peg(1, 24)  # P2's hand
+        s.keys("OK OK OK OK")  # P1's hand and crib: nineteen each
+        assert s.app.match.phase() == "deal"  # from here a peg is a manual one (29 at most)
+        for _ in range(3):
+            s.peg(1, 29)
+        s.peg(1, 9)
+        assert s.app.match.front[1] == 120
+        assert s.app.render.view[15] == anims.STINK
+        s.tap(0, 5)  # input goes on while it plays
+        s.press("OK")
+        assert s.app.match.front[0] == 5
+    finally:
+        s.close()

@@ -53,7 +53,7 @@ def test_same_card_twice_refused_on_the_display():
         n = len(s.journal())
         s.cards("5H 5H")
         assert "5H twice" in s.said()
-        assert s.app.controller.cards == [4 * 4 + 1]
+        assert s.app.controller.entry.cards == [4 * 4 + 1]
         assert s.app.match.front == [0, 0] and len(s.journal()) == n
     finally:
         s.close()
@@ -70,7 +70,7 @@ def test_six_cards_refused_on_the_display():
         assert "not 6" in s.said()
         assert s.app.match.front == [0, 0] and len(s.journal()) == n
         s.press("UNDO", "UNDO")  # the entry stays: take the extra two back
-        assert s.app.controller.cards == [4 * 4 + 1, 4 * 4 + 0, 4 * 4 + 3, 10 * 4 + 2]
+        assert s.app.controller.entry.cards == [4 * 4 + 1, 4 * 4 + 0, 4 * 4 + 3, 10 * 4 + 2]
     finally:
         s.close()
 
@@ -98,7 +98,7 @@ def test_suit_first_and_half_cards_are_explained():
         s.press("7")
         assert "7?" in s.screen()
         s.press("UNDO")  # takes the half card back
-        assert not s.app.controller.entering()
+        assert not s.app.controller.entry.active()
     finally:
         s.close()
 
