@@ -58,8 +58,9 @@ def rows(match, ctl, settings):
     elif ctl.pending is not None:
         p = ctl.pending
         body = wrap(p.note, COLS, 5)
-        if p.kind == P_PEG and match.front[p.side] + p.ev["n"] >= match.target:
-            body.append("game!")
+        if p.kind == P_PEG:
+            to = match.front[p.side] + p.ev["n"]
+            body.append("game!" if to >= match.target else "to hole %d" % to)
         hint = "MENU=other" if p.kind == P_GUARD else _HINT
         if p.ev is not None and p.ev.get("t") == "muggins":
             hint = "OK=take MENU=who"
