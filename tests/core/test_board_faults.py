@@ -162,3 +162,20 @@ def test_reboot_replays_the_journal_to_the_same_frame():
         assert s.app.match.front == fronts and s.app.match.play.count == 15
     finally:
         s.close()
+
+
+def test_torn_journal_tail_reported_and_the_rest_kept():
+    s = Scenario()
+    try:
+        s.keys("A OK")
+        s.peg(1, 6)
+        s.peg(0, 4)
+        s.app.journal.close()
+        with open(s.hal.storage_dir + "/journal.log", "ab") as f:
+            f.write(b"9 0badc0de {\"t\":\"peg\",\"s\":1,\"n\"")  # a record cut off by a power cut
+        s.reboot()
+        assert s.app.match.front == [4, 6]
+        assert "Journal" in s.said()
+        assert any("set aside" in x for x in s.hal.logged)
+    finally:
+        s.close()
