@@ -1,5 +1,6 @@
 # The laptop's side of the link (docs/protocol.md): requests with ids, replies matched, pushes queued.
 import json
+import select
 import time
 
 MAX_REPLY = 1 << 20  # a reply line longer than this is not from a cribboard
@@ -32,6 +33,7 @@ class LinkClient:
         self._buf = b""
         self._next_id = 1
         self.pushes = []  # pushes read while waiting for a reply, oldest first
+        self.received = 0  # bytes read from the board
         self.hello = None
 
     def close(self):
@@ -59,14 +61,32 @@ class LinkClient:
             left = deadline - self._clock()
             if left <= 0:
                 return None
-            self.port.timeout = min(left, 0.5)
             try:
-                waiting = self.port.in_waiting
-                chunk = self.port.read(max(1, min(waiting, 65536)))
+                chunk = self._chunk(min(left, 0.5))
+            except LinkError:
+                raise
             except Exception as e:
                 raise LinkError("the board went away: %s" % e) from e
             if chunk:
+                self.received += len(chunk)
                 self._buf += chunk
+
+    def _chunk(self, timeout):
+        """What has arrived (at least a byte, or b"" after `timeout` s)."""
+        sock = getattr(self.port, "_socket", None)
+        if sock is not None:
+            # pyserial's socket:// reports in_waiting as 0 or 1, which would read a byte per call:
+            # read the socket itself (the simulator's link) in whole chunks.
+            ready, _, _ = select.select([sock], [], [], timeout)
+            if not ready:
+                return b""
+            data = sock.recv(65536)
+            if not data:
+                raise LinkError("the board closed the connection")
+            return data
+        self.port.timeout = timeout
+        waiting = self.port.in_waiting
+        return self.port.read(max(1, min(waiting, 65536)))
 
     def _read_object(self, deadline):
         while True:
