@@ -218,6 +218,7 @@ class Controller:
         hole = code & 127
         if m.game_over or m.match_over:
             return
+        self.menu = -1  # the game goes on: a peg closes the menu
         if hole == GAME:
             side = self._leader()
             hole = m.target

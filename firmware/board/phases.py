@@ -28,7 +28,8 @@ def use_cards(ctl, ctx, now):
         if m.cut_tie:
             ctl.say("A tie: cut again")
     elif ctx == "starter":
-        ctl.commit({"t": "starter", "c": cards[0]})
+        if ctl.commit({"t": "starter", "c": cards[0]}) and m.last_pegs:
+            ctl.say("His heels:", "%s +2" % m.names[m.dealer_side])
     elif ctx == "lay":
         player = m.play_seats[m.play.turn]
         count = m.play.count + pip(cards[0])

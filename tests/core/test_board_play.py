@@ -114,3 +114,14 @@ def test_cut_for_first_deal_by_cards():
         assert s.app.match.dealer == 1  # the lower card deals
     finally:
         s.close()
+
+
+def test_jack_starter_pegs_his_heels_for_the_dealer():
+    s = Scenario()
+    try:
+        s.keys("A OK")
+        s.cards("JC")
+        assert s.app.match.front == [2, 0]
+        assert "His heels: P1 +2" in s.said()
+    finally:
+        s.close()
