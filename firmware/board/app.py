@@ -22,7 +22,7 @@ the link every few tens of ms. No task exists before asyncio.run; a new event lo
 import asyncio
 
 from board import anims, display, edges, render, sensors
-from board.controller import P_PEG, Controller
+from board.controller import P_LINK, P_PEG, Controller
 from board.journal import Journal
 from board.keys import Keys
 from board.power import Limiter
@@ -310,10 +310,13 @@ class App:
         for out in link.pushes():
             hal.link.write(out)
         p = link.pending
-        if p is not None and self.controller.pending is None and not getattr(self, "_offered", False):
-            self._offered = self.controller.offer_link(p["event"], p.get("note"), now)
-        elif p is None:
-            self._offered = False
+        ctl = self.controller
+        if p is not None:
+            if ctl.pending is None:
+                ctl.offer_link(p["event"], p.get("note"), now)  # shown once nothing else waits
+        elif ctl.pending is not None and ctl.pending.kind == P_LINK:
+            ctl.pending = None  # the laptop cancelled it
+            ctl.changes += 1
 
     # ---- asyncio ----------------------------------------------------------------------------
 

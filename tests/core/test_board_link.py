@@ -1,0 +1,56 @@
+# The link as the app wires it: a laptop's proposal waits on the display for OK (or UNDO, or a cancel).
+import json
+
+from scenario import Scenario
+
+
+def _sent(s):
+    out = []
+    for raw in s.hal.link.sent:
+        for line in bytes(raw).decode().splitlines():
+            if line.strip():
+                out.append(json.loads(line))
+    return out
+
+
+def _linked():
+    s = Scenario()
+    s.app.start_link()
+    s.keys("A OK")
+    return s
+
+
+def test_laptop_proposal_applied_on_ok():
+    s = _linked()
+    try:
+        ev = {"t": "peg", "s": 1, "n": 5, "why": "manual"}
+        s.hal.link.inbox.append(json.dumps({"id": 1, "op": "propose", "event": ev, "note": "P2 forgot 5"}))
+        s.wait(200)
+        assert "P2 forgot 5" in s.said()
+        assert s.app.match.front == [0, 0]
+        s.press("OK")
+        assert s.app.match.front == [0, 5]
+        sent = _sent(s)
+        assert {"id": 1, "ok": True, "pending": 1} in sent
+        assert any(m.get("push") == "pending" and m.get("status") == "applied" for m in sent)
+    finally:
+        s.close()
+
+
+def test_laptop_proposal_refused_with_undo_or_withdrawn_by_cancel():
+    s = _linked()
+    try:
+        ev = {"t": "peg", "s": 0, "n": 3, "why": "manual"}
+        s.hal.link.inbox.append(json.dumps({"id": 2, "op": "propose", "event": ev, "note": "take 3"}))
+        s.wait(200)
+        s.press("UNDO")
+        assert s.app.match.front == [0, 0]
+        assert any(m.get("push") == "pending" and m.get("status") == "refused" for m in _sent(s))
+        s.hal.link.inbox.append(json.dumps({"id": 3, "op": "propose", "event": ev, "note": "take 3"}))
+        s.wait(200)
+        assert "take 3" in s.said()
+        s.hal.link.inbox.append(json.dumps({"id": 4, "op": "cancel", "pending": 2}))
+        s.wait(200)
+        assert "take 3" not in s.said() and s.app.controller.pending is None
+    finally:
+        s.close()
