@@ -128,12 +128,15 @@ class App:
         m = self.match
         was_over = m.game_over
         done = m.apply(ev)
+        line = events.to_line(done)
         try:
-            self.journal.append(events.to_line(done))
+            seq = self.journal.append(line)
         except Exception as e:  # flash full or failing: what is on flash decides
             self.hal.log("journal append failed: %r; replaying" % (e,))
             self.boot()
             raise CribError("flash write failed: not saved")
+        if self.link is not None:
+            self.link.appended(seq, line)  # a subscribed laptop hears it without a re-read
         self._remember(done)
         self._celebrate(done, was_over)
         if self.journal.needs_compaction:

@@ -54,3 +54,16 @@ def test_laptop_proposal_refused_with_undo_or_withdrawn_by_cancel():
         assert "take 3" not in s.said() and s.app.controller.pending is None
     finally:
         s.close()
+
+
+def test_subscriber_hears_each_event_as_it_is_journalled():
+    s = _linked()
+    try:
+        s.hal.link.inbox.append(json.dumps({"id": 5, "op": "subscribe", "since": 1}))
+        s.wait(100)
+        s.peg(1, 4)
+        s.wait(100)
+        pushed = [m for m in _sent(s) if m.get("push") == "event"]
+        assert pushed and pushed[-1]["event"] == {"t": "peg", "s": 1, "n": 4, "why": "play"}
+    finally:
+        s.close()
