@@ -214,15 +214,18 @@ class App:
         self.sensors.update(self._raw, now)
 
     def apply(self, now):
-        """Turn waiting edges into game events, proposals and menu actions."""
+        """Turn waiting edges into game events, proposals and menu actions; True if any came."""
         self.now = now
         ctl = self.controller
+        seen = False
         while True:
             e = self.ring.get()
             if e < 0:
                 break
+            seen = True
             ctl.handle(e, now)
         ctl.tick(now)
+        return seen
 
     def _fill_view(self, now):
         m = self.match
@@ -335,7 +338,8 @@ class App:
 
     def _scan_apply(self, now):
         self.scan(now)
-        self.apply(now)
+        if self.apply(now):
+            self.draw(now)  # a key or a tap is answered in this pass, not at the next frame tick
 
     def _draw_feed(self, now):
         self.draw(now)
