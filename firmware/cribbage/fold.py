@@ -1,6 +1,27 @@
 # The state of a match and the fold that moves it on by one record: cheap, no checks, no copies.
 from cribbage import records as R
 from cribbage.cards import JACK
+
+try:
+    from micropython import const
+except ImportError:  # CPython: const(x) is just x
+    const = int  # type: ignore
+
+# The record types of cribbage.records, as constants the compiler folds into the fold's code
+# (test_game_records checks they agree).
+_CUT = const(1)
+_DEALER = const(2)
+_PEG = const(3)
+_FIX = const(4)
+_STARTER = const(5)
+_SHOW = const(6)
+_LAY = const(7)
+_GO = const(8)
+_MUG = const(9)
+_DEAL = const(10)
+_GAME = const(11)
+_END = const(12)
+_NONE = const(255)
 from cribbage.events import KINDS, WHYS
 from cribbage.forms import FORMS, both_double, game_points, leader_of, match_decided, skunk_label
 from cribbage.play import Play
@@ -52,10 +73,31 @@ class Fold:
         self.heels = False
         self.shown = 0
         self.shown_cards = []
-        self.play = None
+        self._play = None
+        self._stale = False  # _play is behind _acts (a trusted replay does not run the play)
         self._seats = []
         self._acts = []  # the play so far: seat * 64 + card for a lay, -1 - seat for a go
         self.muggins_due = None
+
+    @property
+    def play(self):
+        """The play of this deal (cribbage.play.Play), or None before the starter."""
+        if self._stale:
+            self._play = self.rebuilt_play()
+            self._stale = False
+        return self._play
+
+    def rebuilt_play(self):
+        """A new Play with this deal's lays and goes so far (a copy to try a move on, or the
+        play itself after a trusted replay, which records their points and skips the play)."""
+        seats = self._seats
+        play = Play(len(seats), seats.index(self._next_active(self._d)), self.hand_size, self.five)
+        for a in self._acts:
+            if a >= 0:
+                play.lay(a >> 6, a & 63)
+            else:
+                play.go(-1 - a)
+        return play
 
     # ---- checkpoints: the state after a deal or game boundary, for undo ------------------------
 
@@ -147,47 +189,40 @@ class Fold:
 
     def _do(self, b, i):
         t = b[i]
-        if t != R.MUG:
+        if t != _MUG:
             self.muggins_due = None
-        if t == R.LAY:
-            self._do_lay(b[i + 1], b[i + 2], b[i + 3])
-        elif t == R.PEG:
+        if t == _LAY:
+            self._do_lay(b, i)
+        elif t == _PEG:
             why = WHYS[b[i + 3]]
             if why == "hand" or why == "crib":
                 self.shown = self._show_order(self.shown)[0] + 1
             elif why == "heels":
                 self.heels = True
             self._score(b[i + 1], b[i + 2], why)
-        elif t == R.GO:
-            seat = self._seats.index(b[i + 1])
-            play = self.play
-            assert play is not None
-            awards = play.go(seat)
-            self._acts.append(-1 - seat)
-            for s, _reason, n in awards:
-                if s is not None:
-                    self._score(self._seats[s] % self.sides, n, "go")
-        elif t == R.SHOW:
+        elif t == _GO:
+            self._do_go(b, i)
+        elif t == _SHOW:
             self._do_show(b, i)
-        elif t == R.STARTER:
+        elif t == _STARTER:
             self._do_starter(b[i + 1])
-        elif t == R.DEAL:
+        elif t == _DEAL:
             self._d = self._next_active(self._d)
             self.deal_no += 1
             self._new_deal()
             self._checkpoint(False, i + 1)
-        elif t == R.MUG:
+        elif t == _MUG:
             self.muggins_due = None
             self._score(b[i + 1], b[i + 2], "muggins")
-        elif t == R.FIX:
+        elif t == _FIX:
             self._do_fix(b[i + 1], b[i + 2] - 128)
-        elif t == R.GAME:
+        elif t == _GAME:
             self._do_next_game(i + 1)
-        elif t == R.CUT:
+        elif t == _CUT:
             self._do_cut(b[i + 1 : i + 1 + self.players], i + 1 + self.players)
-        elif t == R.DEALER:
+        elif t == _DEALER:
             self._first_dealer(b[i + 1], i + 2)
-        elif t == R.END:
+        elif t == _END:
             self.match_over = True
             self.match_winner = leader_of(self.match_points)
 
@@ -283,30 +318,60 @@ class Fold:
         self.starter = c
         leader = self._next_active(self._d)
         self._seats = list(self.active)
-        self.play = Play(len(self._seats), self._seats.index(leader), self.hand_size, self.five)
+        self._play = Play(len(self._seats), self._seats.index(leader), self.hand_size, self.five)
+        self._stale = False
         if c >> 2 == JACK and not self.heels:
             self.heels = True
             self._score(self._d % self.sides, 2, "heels")
 
-    def _do_lay(self, p, c, claim):
+    def _do_lay(self, b, i):
+        # b[i + 4]: the points the lay made, recorded when it was first applied; _NONE until then.
+        p, c, claim, total = b[i + 1], b[i + 2], b[i + 3], b[i + 4]
         seat = self._seats.index(p)
-        play = self.play
-        assert play is not None
-        awards = play.lay(seat, c)
+        why = "play"
+        if total == _NONE:
+            play = self.play
+            assert play is not None
+            awards = play.lay(seat, c)  # refuses (before any change) what the play does not allow
+            total = 0
+            why = "go"
+            for _s, reason, n in awards:
+                total += n
+                if reason != "go" and reason != "last card":
+                    why = "play"
+            b[i + 4] = total
+        else:
+            self._stale = True
+            if total == 1:
+                why = "go"  # no card scores 1 in the play: a lone point is a go or last card
         self._acts.append(seat * 64 + c)
-        total = 0
-        why = "go"
-        for _s, reason, n in awards:
-            total += n
-            if reason != "go" and reason != "last card":
-                why = "play"
         side = p % self.sides
-        if claim != R.NONE:
+        if claim != _NONE:
             self._score(side, claim, why)
             if total > claim and not self.game_over:
                 self.muggins_due = (side, total - claim)
         elif total:
             self._score(side, total, why)
+
+    def _do_go(self, b, i):
+        # b[i + 2], b[i + 3]: who the go scored for and how much, recorded when first applied.
+        seat = self._seats.index(b[i + 1])
+        side, n = b[i + 2], b[i + 3]
+        if n == _NONE:
+            play = self.play
+            assert play is not None
+            awards = play.go(seat)
+            side, n = _NONE, 0
+            for s, _reason, pts in awards:
+                if s is not None:
+                    side, n = self._seats[s] % self.sides, pts
+            b[i + 2] = side
+            b[i + 3] = n
+        else:
+            self._stale = True
+        self._acts.append(-1 - seat)
+        if n:
+            self._score(side, n, "go")
 
     def _do_show(self, b, i):
         side, kind, n, claim = b[i + 1], b[i + 2], b[i + 3], b[i + 4]
@@ -314,8 +379,8 @@ class Fold:
         self.shown = self._show_order(self.shown)[0] + 1
         self.shown_cards.extend(cards)
         why = KINDS[kind]
-        self.last_show = (side, why, cards, self.starter, n, None if claim == R.NONE else claim)
-        if claim != R.NONE:
+        self.last_show = (side, why, cards, self.starter, n, None if claim == _NONE else claim)
+        if claim != _NONE:
             self._score(side, claim, why)
             if n > claim and not self.game_over:
                 self.muggins_due = (side, n - claim)

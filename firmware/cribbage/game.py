@@ -33,14 +33,17 @@ Events: plain dicts with "t", built by cribbage.events, one compact JSON line ea
     hand/crib(side, cards, claim=None)  {"t":"show","s","k":"hand"|"crib","cards",["claim"]}
                            scored by cribbage.show; apply() adds "n" (the count). With muggins the
                            player's claim is pegged and the shortfall becomes claimable (muggins_due).
-    lay(player, card, claim=None) {"t":"lay","p","c",["claim"]}   go(player) {"t":"go","p"}
+    lay(player, card, claim=None) {"t":"lay","p","c",["claim"]}; apply() adds "n" (the points the
+                           card made, go and last card included; pegged by the layer).
+    go(player)             {"t":"go","p"}; apply() adds "n" (0 or 1) and "s" (the side it scored for).
     muggins(side, n=None)  {"t":"muggins","s",["n"]} take missed points (muggins on only)
     undo()                 {"t":"undo"} takes back the last event still in force (any kind)
     next_deal() {"t":"deal"}   next_game() {"t":"game"} (loser deals)   end_match() {"t":"end"}
 
     m.apply(ev, trusted=False) -> the completed event dict (journal that one). Refused input raises
         CribError with a message for the display and changes nothing. trusted=True (replaying the
-        board's own checksummed journal) takes a show's "n" as recorded instead of recounting it.
+        board's own checksummed journal) takes the recorded "n" of shows, lays and goes instead of
+        counting again (the play is rebuilt only when read), and returns the event as given.
     m.check(ev) -> the completed event, without applying it.
     m.undone -> the event the last undo took back (a dict), m.last_pegs -> [(side, points, why)]
         that the last event pegged ("last" = five-card three for last, "fix" = correction).
@@ -61,7 +64,8 @@ Derived state (read only):
     game_over, winner (side or None), skunk[side] ("", "skunk", "double", "lurch")
     match_points[side], wins[side], results (one per finished game: (winner, out, gains, skunk,
     fronts)), match_over, match_winner (side, or None when level)
-    last_show (side, kind, cards, starter, points, claim or None) or None; show_items()
+    last_show (side, kind, cards, starter, points, claim or None) or None; show_items() ->
+    [(kind, points, cards)] its itemised count (cribbage.show), show_spoken() -> "fifteen two, ..."
     muggins_due (side that missed, points) or None
 """
 
@@ -70,6 +74,8 @@ from cribbage.checks import validate
 from cribbage.errors import CribError
 from cribbage.fold import Fold
 from cribbage.forms import check_setup
+from cribbage.records import FIX, MUG, PEG
+from cribbage.show import score_show
 
 
 def replay(events, trusted=True):
@@ -87,6 +93,7 @@ class Match(Fold):
     def __init__(self, setup=None):
         Fold.__init__(self, check_setup(setup))
         self.undone = None
+        self._quick = None  # how to undo the last event at once, when it was a score alone
 
     # ---- derived state ------------------------------------------------------------------------
 
@@ -144,17 +151,25 @@ class Match(Fold):
     def out(self):
         return self.places
 
-    def show_items(self):
-        """The itemised count of last_show from cribbage.show, or None."""
-        if self.last_show is None:
+    def _last_scored(self):
+        last = self.last_show
+        if last is None:
             return None
-        from cribbage import show  # pyright: ignore[reportAttributeAccessIssue]
+        side, kind, cards, starter, _n, _claim = last
+        return score_show(list(cards), starter, kind == "crib", self.five)
 
-        side, kind, cards, starter, _n, _claim = self.last_show
-        items = getattr(show, "show_items", None)
-        if items is None:
-            return None
-        return items(list(cards), starter, kind == "crib", self.five)
+    def show_items(self):
+        """The itemised count of last_show: [(kind, points, cards)] in counting order, or None.
+
+        kind: "fifteen", "pair", "run", "flush", "nobs" (cribbage.show); counted when asked, so a
+        replay never pays for it."""
+        scored = self._last_scored()
+        return None if scored is None else [tuple(item) for item in scored.items]
+
+    def show_spoken(self):
+        """last_show as players say it ("fifteen two, fifteen four and a pair is six"), or None."""
+        scored = self._last_scored()
+        return None if scored is None else scored.spoken()
 
     def effective_events(self):
         """The events in force (undone ones left out), oldest first, as dicts."""
@@ -189,6 +204,12 @@ class Match(Fold):
         log = self._log
         start = len(log)
         self.last_pegs = []
+        quick = None
+        t = rec[0]
+        if t == PEG or t == FIX or t == MUG:  # noqa: SIM109
+            # A score alone is undone without a refold (a slip undone at once is the common undo).
+            side = rec[1]
+            quick = (start, side, self.front[side], self.back[side], self.shown, self.heels, self.muggins_due)
         log.extend(rec)
         self.count += 1
         try:
@@ -198,7 +219,9 @@ class Match(Fold):
             self._log = log[:start]
             self.count -= 1
             raise
-        return ev if trusted else R.event_of(rec, 0, self.players, self.hand_size)
+        # Not when the score ended the game or put a side out: that undo needs the refold.
+        self._quick = quick if quick is not None and self.winner is None else None
+        return ev if trusted else R.event_of(self._log, start, self.players, self.hand_size)
 
     # ---- undo: restore the checkpoint before the event, refold the rest --------------------------
 
@@ -212,6 +235,15 @@ class Match(Fold):
     def _undo(self):
         b = self._log
         n = len(b)
+        q = self._quick
+        self._quick = None
+        if q is not None:
+            start, side, self.front[side], self.back[side], self.shown, self.heels, self.muggins_due = q
+            self.undone = R.event_of(b, start, self.players, self.hand_size)
+            self._log = b[:start]
+            self.count -= 1
+            self.last_pegs = []
+            return
         cps = self._cps
         if cps[-1][0] == n:
             cps.pop()  # the checkpoint the undone event made

@@ -69,3 +69,33 @@ def test_garbage_lines_are_refused():
 def test_to_line_refuses_what_json_lines_cannot_hold():
     assert "dict with a text 't'" in message(raises(CribError, E.to_line, {"s": 1}))
     assert "numbers, text" in message(raises(CribError, E.to_line, {"t": "x", "f": 1.5}))
+
+
+def test_apply_completes_lays_and_goes_with_their_points():
+    from game_kit import new_match
+
+    m = new_match(dealer=0)
+    m.apply(E.starter("9D"))
+    assert m.apply(E.lay(1, "5H")) == {"t": "lay", "p": 1, "c": parse_card("5H"), "n": 0}
+    assert m.apply(E.lay(0, "TH"))["n"] == 2  # fifteen
+    m.apply(E.lay(1, "KS"))  # 25
+    assert m.apply(E.go(0)) == {"t": "go", "p": 0, "n": 0}  # player 1 can still lay
+    assert m.apply(E.lay(1, "6H"))["n"] == 2  # 31
+    assert m.front == [2, 2] and m.play.count == 0
+    m.apply(E.lay(0, "QS"))
+    m.apply(E.lay(1, "KH"))  # 20: player 1 is out of cards
+    m.apply(E.lay(0, "AS"))  # 21
+    assert m.apply(E.lay(0, "AC"))["n"] == 3  # a pair and the last card
+    assert m.front == [5, 2] and m.play.over
+
+
+def test_a_go_scored_for_the_last_layer():
+    from game_kit import new_match
+
+    m = new_match(dealer=0)
+    m.apply(E.starter("9D"))
+    for p, c in ((1, "KS"), (0, "QS"), (1, "2H")):
+        m.apply(E.lay(p, c))
+    assert m.apply(E.go(0)) == {"t": "go", "p": 0, "n": 0}
+    assert m.apply(E.go(1)) == {"t": "go", "p": 1, "s": 1, "n": 1}
+    assert m.front == [0, 1] and m.play.count == 0 and m.play.turn == 0

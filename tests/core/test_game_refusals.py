@@ -114,6 +114,7 @@ def test_play_refusals():
     refused(m, E.lay(1, "9D"), "9D is the starter")
     refused(m, E.lay(3, "5H"), "player must be 0..1")
     refused(m, E.go(1), "cannot say go at 0")
+    refused(m, {"t": "lay", "p": 1, "c": 17, "n": 2}, "5H scores 0, not 2")  # a count is checked
     m.apply(E.lay(1, "KH"))
     m.apply(E.lay(0, "QH"))
     refused(m, E.lay(1, "KH"), "KH was already played")
