@@ -8,6 +8,7 @@ import time
 from hal import simscript
 
 SETTLE_MS = 1500  # after the last step, before the end state is read
+LIVE_EVERY_MS = 500  # how often the sim measures the live heap (a gc.collect, then mem_alloc)
 
 
 class ScriptEnd(SystemExit):
@@ -15,23 +16,23 @@ class ScriptEnd(SystemExit):
 
 
 class Runner:
-    def __init__(self, hal, steps):
+    def __init__(self, hal, script):
         self.hal = hal
-        self.steps = steps
-        self.i = 0  # the next step
+        self.script = script  # simscript.Script: steps read from the file as they come
         self.failures = []
-        self._due = None  # when step i starts (set once the previous step has finished)
+        self._next = script.next()
+        self._due = None  # when the next step starts (set once the previous step has finished)
         self._line_t = hal.started  # when the previous step started
         self._done_at = None
 
     def poll(self, now):
         hal = self.hal
-        steps = self.steps
-        while self.i < len(steps):
+        while self._next is not None:
             if hal.busy():
                 return
+            step = self._next
             if self._due is None:
-                delay, absolute = steps[self.i][0], steps[self.i][1]
+                delay, absolute = step[0], step[1]
                 base = hal.started if absolute else self._line_t
                 if not absolute and time.ticks_diff(hal.free_at, base) > 0:
                     base = hal.free_at
@@ -40,8 +41,7 @@ class Runner:
                 return
             self._line_t = self._due
             self._due = None
-            step = steps[self.i]
-            self.i += 1
+            self._next = self.script.next()
             self._step(step[2], step[3])
         if self._done_at is None:
             self._done_at = now
@@ -68,19 +68,19 @@ class Runner:
             raise SystemExit(0)
         elif verb == "expect" and args[0] == "display":
             if args[1] not in "\n".join(hal.display.rows):
-                msg = "step %d: display shows %r, expected %r" % (self.i, hal.display.screen(), args[1])
+                msg = "step %d: display shows %r, expected %r" % (
+                    self.script.done, hal.display.screen(), args[1])
                 self.failures.append(msg)
                 hal.log("EXPECT FAILED " + msg)
 
     def finish(self, journal_path, sides, names):
         """The end state, printed and checked -> (lines to print, exit code)."""
         state = final_state(journal_path, sides)
-        lines = report(state, names, self.hal.heap_peak)
-        self.failures += simscript.check_finals(simscript.finals(self.steps), state, names)
+        lines = report(state, names, self.hal.live_peak)
+        self.failures += simscript.check_finals(self.script.finals(), state, names)
         for msg in self.failures:
             lines.append("EXPECT FAILED: " + msg)
-        n = len([s for s in self.steps if s[2] == "expect"])
-        lines.append("expectations: %d checked, %d failed" % (n, len(self.failures)))
+        lines.append("expectations: %d checked, %d failed" % (self.script.expects, len(self.failures)))
         return lines, (1 if self.failures else 0)
 
 
@@ -107,7 +107,7 @@ def final_state(journal_path, sides):
             "match": list(m.match_points), "winner": m.match_winner}
 
 
-def report(state, names, heap_peak):
+def report(state, names, live_peak):
     """The end state as lines: scores, finished games, match points, heap."""
 
     def line(values):
@@ -121,6 +121,6 @@ def report(state, names, heap_peak):
     out.append("match winner: " + (names[w] if w is not None else "none yet"))
     gc.collect()
     size = gc.mem_alloc() + gc.mem_free()
-    out.append("heap: %d KB; in use after gc %d KB; highest seen at a scan %d KB" % (
-        size // 1024, gc.mem_alloc() // 1024, heap_peak // 1024))
+    out.append("heap (this unix port): %d KB; live at most %d KB (a gc every %d ms); %d KB at the end"
+               % (size // 1024, live_peak // 1024, LIVE_EVERY_MS, gc.mem_alloc() // 1024))
     return out

@@ -138,27 +138,62 @@ def parse_line(line, key_names, side_names):
 
 
 def parse(text, key_names, side_names, name="script"):
-    """The whole script -> list of steps; the error names the file and line."""
+    """A whole script in a string -> list of steps; the error names the file and line."""
     steps = []
     for n, line in enumerate(text.split("\n"), 1):
-        try:
-            step = parse_line(line, key_names, side_names)
-        except ScriptError as e:
-            raise ScriptError("%s:%d: %s" % (name, n, e))
+        step = _parse_at(line, key_names, side_names, name, n)
         if step is not None:
             steps.append(step)
     return steps
 
 
-def load(path, key_names, side_names):
-    with open(path) as f:
-        text = f.read()
-    return parse(text, key_names, side_names, path)
+def _parse_at(line, key_names, side_names, name, n):
+    try:
+        return parse_line(line, key_names, side_names)
+    except ScriptError as e:
+        raise ScriptError("%s:%d: %s" % (name, n, e))
 
 
-def finals(steps):
-    """The end-of-script expectations: (what, values) pairs."""
-    return [s[3] for s in steps if s[2] == "expect" and s[3][0] in FINAL]
+class Script:
+    """A script file read a line at a time, so a long match costs the heap one line, not a list.
+
+    The whole file is checked when opened (errors name the line); next() -> the next step or None.
+    """
+
+    def __init__(self, path, key_names, side_names):
+        self.path = path
+        self._keys = key_names
+        self._sides = side_names
+        self.count = 0  # steps in the file
+        self.expects = 0
+        for step in self._steps():
+            self.count += 1
+            if step[2] == "expect":
+                self.expects += 1
+        self._it = self._steps()
+        self.done = 0  # steps handed out
+
+    def _steps(self):
+        with open(self.path) as f:
+            n = 0
+            while True:
+                line = f.readline()
+                if not line:
+                    return
+                n += 1
+                step = _parse_at(line, self._keys, self._sides, self.path, n)
+                if step is not None:
+                    yield step
+
+    def next(self):
+        for step in self._it:
+            self.done += 1
+            return step
+        return None
+
+    def finals(self):
+        """The end-of-script expectations: (what, values) pairs (read again from the file)."""
+        return [s[3] for s in self._steps() if s[2] == "expect" and s[3][0] in FINAL]
 
 
 def check_finals(expects, state, side_names):

@@ -28,17 +28,7 @@ class Layout:
 
     def __init__(self, board_def):
         b = board_def
-        entries = []
-        for s in range(b.sides):
-            for h in range(1, 121):
-                entries.append((b.position("track", s, h), b.led_track[s][h - 1], KIND_TRACK, s, h))
-            for i in range(2):
-                entries.append((b.position("start", s, i), b.led_start[s][i], KIND_START, s, 0))
-            for i in range(b.record_count):
-                entries.append((b.position("record", s, i), b.led_record[s][i], KIND_RECORD, s, i))
-            entries.append((b.position("dealer", s), b.led_dealer[s], KIND_DEALER, s, 0))
-        entries.append((b.position("game"), b.led_game, KIND_GAME, 0, 121))
-        n = len(entries)
+        n = b.sides * (120 + 2 + b.record_count + 1) + 1
         self.count = n
         self.row = bytearray(n)
         self.col = bytearray(n)
@@ -46,19 +36,19 @@ class Layout:
         self.kind = bytearray(n)
         self.side = bytearray(n)
         self.hole = bytearray(n)
-        for i in range(n):
-            (x, y), led, kind, side, hole = entries[i]
-            self.row[i] = int(y / _MM_PER_ROW + 0.5)
-            if kind == KIND_RECORD:
+        self._i = 0
+        for s in range(b.sides):
+            for h in range(1, 121):
+                self._add(b.position("track", s, h), b.led_track[s][h - 1], KIND_TRACK, s, h)
+            for i in range(2):
+                self._add(b.position("start", s, i), b.led_start[s][i], KIND_START, s, 0)
+            x0 = b.position("record", s, 0)[0]
+            for i in range(b.record_count):
                 # Record holes sit closer (6.5 mm) than two columns: spread them evenly instead.
-                x0 = b.position("record", side, 0)[0]
-                self.col[i] = int(x0 / _MM_PER_COL + 0.5) + 2 * hole
-            else:
-                self.col[i] = int(x / _MM_PER_COL + 0.5)
-            self.led[i] = led
-            self.kind[i] = kind
-            self.side[i] = side
-            self.hole[i] = hole
+                x, y = b.position("record", s, i)
+                self._add((x0 + i * 2 * _MM_PER_COL, y), b.led_record[s][i], KIND_RECORD, s, i)
+            self._add(b.position("dealer", s), b.led_dealer[s], KIND_DEALER, s, 0)
+        self._add(b.position("game"), b.led_game, KIND_GAME, 0, 121)
         w, h = b.layout["board"]
         self.width = int(w / _MM_PER_COL + 0.5) + 1
         self.height = int(h / _MM_PER_ROW + 0.5) + 1
@@ -71,6 +61,16 @@ class Layout:
                 col = int(x / _MM_PER_COL + 0.5)
                 at_left = col < self.width // 2
                 self.labels.append((int(y / _MM_PER_ROW + 0.5), 1 if at_left else col + 2, str(hole)))
+
+    def _add(self, pos, led, kind, side, hole):
+        i = self._i
+        self._i += 1
+        self.row[i] = int(pos[1] / _MM_PER_ROW + 0.5)
+        self.col[i] = int(pos[0] / _MM_PER_COL + 0.5)
+        self.led[i] = led
+        self.kind[i] = kind
+        self.side[i] = side
+        self.hole[i] = hole
 
     def at(self, row, col):
         """(side, hole) of the track/start/game hole drawn at row, col (board coordinates) or None."""
@@ -133,7 +133,7 @@ class Term:
         self._wide = self.cols >= lay.width + 2 + _PANEL_W
         if self._wide:
             self._panel = (self._top, lay.width + 5)
-            self._log_top = self._top + lay.height + 2
+            self._log_top = self._top + max(lay.height + 2, 11 + len(self.help)) + 1
         else:
             self._panel = (self._top + lay.height + 2, 1)
             self._log_top = self._panel[0] + 11 + len(self.help)

@@ -1,0 +1,138 @@
+# The sim's terminal drawing, read back as a screen: the pegs it draws are the LED frame the firmware
+# wrote (each hole in its LED's colour), the display box holds the display's text, the key help is
+# there, and the terminal is handed back as it was found.
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path[:0] = [os.path.join(ROOT, "firmware")]
+
+from board import boardfile  # noqa: E402
+from hal import term  # noqa: E402
+
+_SEQ = re.compile(r"\x1b\[([0-9;?<]*)([A-Za-z])")
+
+
+class Screen:
+    """Enough of a VT100 to replay the sim's output: cursor moves, clears and 24-bit colours."""
+
+    def __init__(self, rows=60, cols=200):
+        self.cells = {}  # (row, col) 1-based -> (char, colour or None)
+        self.row = self.col = 1
+        self.fg = None
+        self.modes = []
+
+    def feed(self, text):
+        pos = 0
+        while pos < len(text):
+            m = _SEQ.match(text, pos)
+            if m:
+                self._csi(m.group(1), m.group(2))
+                pos = m.end()
+                continue
+            ch = text[pos]
+            pos += 1
+            if ch == "\x1b":
+                continue
+            if ch in "\r\n":
+                self.row += ch == "\n"
+                self.col = 1
+                continue
+            self.cells[(self.row, self.col)] = (ch, self.fg)
+            self.col += 1
+
+    def _csi(self, args, cmd):
+        if cmd == "H":
+            parts = [int(p) for p in args.split(";")] if args else [1, 1]
+            self.row, self.col = parts[0], parts[1]
+        elif cmd == "J" and args == "2":
+            self.cells = {}
+        elif cmd == "K" and args == "2":
+            for key in [k for k in self.cells if k[0] == self.row]:
+                del self.cells[key]
+        elif cmd == "m":
+            nums = args.split(";") if args else ["0"]
+            if nums[:2] == ["38", "2"]:
+                self.fg = tuple(int(n) for n in nums[2:5])
+            elif nums[:2] == ["38", "5"] or nums == ["0"]:
+                self.fg = None
+        elif cmd in "hl":
+            self.modes.append(args + cmd)
+
+    def text(self, row):
+        cols = [c for (r, c) in self.cells if r == row]
+        return "".join(self.cells.get((row, c), (" ",))[0] for c in range(1, max(cols, default=0) + 1))
+
+    def find(self, needle):
+        for r in sorted({r for r, _ in self.cells}):
+            if needle in self.text(r):
+                return r, self.text(r).index(needle) + 1
+        return None
+
+
+def run_drawn(tmp_path, script_text):
+    script = tmp_path / "s.script"
+    script.write_text(script_text)
+    cmd = [sys.executable, os.path.join(ROOT, "tools", "sim.py"), "--script", str(script), "--fast",
+           "--link", "0", "--data", str(tmp_path / "data"), "--fresh"]
+    # stdin stays open (a pipe, no keys): the script types; stdout is not a terminal, so the raw
+    # mode is skipped but everything is drawn.
+    p = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out = p.stdout.read()  # until the sim exits (closing stdin first would be a quit)
+    err = p.stderr.read()
+    p.stdin.close()
+    p.wait(timeout=300)
+    return p.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+
+
+def test_the_screen_shows_the_led_frame_the_display_and_the_help(tmp_path):
+    keys = "cards 4H TD\nkey OK\nkey OK\ntap blue 9\nkey OK\ntap red 14\n+100 wait 0\n"
+    code, out, err = run_drawn(tmp_path, keys)
+    assert code == 0, out[-2000:] + err
+    assert "error in" not in out and "Error" not in err, re.findall(r"error in[^\x1b]*", out)[:3]
+    # The drawing happens on the alternate screen; what follows it is the end state on the normal one.
+    drawn, _, after = out.partition("\x1b[?1049l")
+    assert "\x1b[?1049h" in drawn and "\x1b[?25h" in drawn[-200:]  # cursor shown again on the way out
+    assert "final: red 0  blue 9" in after
+    s = Screen()
+    s.feed(drawn)
+
+    b = boardfile.load(os.path.join(ROOT, "hardware", "board.json"))
+    lay = term.Layout(b)
+
+    def cell(side, hole, kind=term.KIND_TRACK):
+        for i in range(lay.count):
+            if lay.kind[i] == kind and lay.side[i] == side and lay.hole[i] == hole:
+                return s.cells.get((2 + lay.row[i], 2 + lay.col[i]))
+        raise AssertionError("no hole %d of side %d" % (hole, side))
+
+    def eye(rgb):
+        return tuple(term._EYE[v] for v in rgb)
+
+    # Blue's front peg on 9, in blue (the colour on the eye's curve of what the LED was given).
+    ch, colour = cell(1, 9)
+    assert ch == "●" and colour is not None
+    assert colour[2] > colour[0] and colour[2] > colour[1], colour
+    # Red's proposal on 14 blinks: whatever phase the last frame caught, it is red or dark; red's
+    # pegs are still in the start holes.
+    ch, colour = cell(0, 14)
+    assert ch in "●·"
+    assert ch == "·" or colour[0] > colour[1], colour
+    ch, colour = cell(0, 0, term.KIND_START)
+    assert ch == "●" and colour[0] > colour[2]
+    # A hole no peg is in is drawn dark.
+    assert cell(2, 60)[0] == "·"
+    # The display box holds the display's 16 x 8 text; the help and the side legend are beside it.
+    top = s.find("┌ display")
+    assert top is not None
+    box = [s.text(top[0] + 1 + r)[top[1]: top[1] + 16] for r in range(8)]
+    assert any("9" in line for line in box), box
+    assert s.find("Enter             OK/SCORE") is not None
+    assert s.find("quit  Ctrl-C") is not None
+    assert s.find("● red") is not None
+    # The board's frame carries its name, and the track's turns are numbered.
+    assert s.find(b.name) is not None
+    assert s.find(" 30") is not None and s.find("120") is not None
+    assert eye(b.colours[1]) != eye(b.colours[0])
