@@ -193,7 +193,12 @@ class Script:
 
     def finals(self):
         """The end-of-script expectations: (what, values) pairs (read again from the file)."""
-        return [s[3] for s in self._steps() if s[2] == "expect" and s[3][0] in FINAL]
+        out = []
+        for step in self._steps():
+            args = step[3]
+            if step[2] == "expect" and args and args[0] in FINAL:
+                out.append(args)
+        return out
 
 
 def check_finals(expects, state, side_names):
