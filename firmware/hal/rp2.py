@@ -211,6 +211,31 @@ def _oled(d, log):
         return None
 
 
+def show_error(message, path):
+    """A board file refused at start: its message on the display, if the file still says where that
+    is (best effort: the file is known to be wrong somewhere), and always on the console."""
+    try:
+        import json
+
+        with open(path) as f:
+            raw = json.load(f)
+        d = raw["display"]
+        pins = raw["pins"]
+        cfg = {"i2c": d["i2c"], "sda": pins["display_sda"], "scl": pins["display_scl"], "freq": d["freq"],
+               "width": d["width"], "height": d["height"], "address": d["address"]}
+        oled = _oled(cfg, print)
+    except Exception as e:  # anything at all: the console already has the message
+        print("no display for the error: %r" % (e,))
+        return
+    if oled is None:
+        return
+    oled.fill(0)
+    text = "BOARD FILE: " + message
+    for row in range(8):
+        oled.text(text[row * 16 : row * 16 + 16], 0, row * 8, 1)
+    oled.show()
+
+
 def _makedir(path):
     try:
         os.mkdir(path)

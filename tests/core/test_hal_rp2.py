@@ -194,3 +194,16 @@ def test_link_reads_whole_lines_and_writes_bytes():
         assert bytes(src.out) == b"ok\n"
     finally:
         rp2fakes.uninstall()
+
+
+def test_a_refused_board_file_is_named_on_the_display():
+    m, _, o = rp2fakes.install()
+    try:
+        hal_rp2 = rp2fakes.hal_module("rp2")
+        src = board_fixture.root() + "/hardware/board.json"
+        hal_rp2.show_error("leds.track[1][37]: LED 17 used twice", src)
+        shown = o.oled.shown[-1]
+        assert shown.startswith("BOARD FILE: leds\n.track[1][37]: L"), shown
+        assert m.i2c[0].kw["freq"] == 400000
+    finally:
+        rp2fakes.uninstall()
