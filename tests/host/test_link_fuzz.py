@@ -10,6 +10,7 @@ from linkfuzz import bad_line
 from board.link import LineReader, Link
 
 N_LINES = 30000
+N_SIM = 10000  # the whole app answers one line per pass of its loop
 
 
 def make_board():
@@ -107,3 +108,71 @@ def test_any_json_arguments_never_crash_the_handler(value, op):
 
 
 _board = make_board()
+
+
+def _fire(url, lines, window=16, probe=b'{"id":"probe","op":"state"}'):
+    """Send bad lines over a socket link, at most `window` unanswered at a time (as a host that waits
+    for its replies does), then a probe; returns the replies (dicts), the probe's last."""
+    import socket
+
+    host, port = url[len("socket://"):].split(":")
+    sock = socket.create_connection((host, int(port)), timeout=60)
+    f = sock.makefile("rb")
+    sock.sendall(b"\n")
+    todo = list(lines) + [probe]
+    sent = 0
+    replies = []
+    while True:
+        while sent < len(todo) and sent - len(replies) < window:
+            sock.sendall(todo[sent] + b"\n")
+            sent += 1
+        line = f.readline()
+        assert line, "the board closed the link"
+        r = json.loads(line)
+        replies.append(r)
+        if r.get("id") == "probe":
+            break
+    f.close()
+    sock.close()
+    return replies
+
+
+def _bad_lines(n, seed):
+    rng = random.Random(seed)
+    return [bad_line(rng)[1] for _ in range(n)]
+
+
+def test_bad_lines_into_the_link_on_micropython(tmp_path):
+    """30,000 bad lines into the link code running on MicroPython: an error each, state unchanged."""
+    from boards import LinkServer, played, write_journal
+
+    journal = write_journal(str(tmp_path / "j.log"), played(3, seed=9))
+    with LinkServer(journal) as server:
+        before = _fire(server.url, [])[-1]
+        lines = _bad_lines(N_LINES, 21)
+        replies = _fire(server.url, lines)
+        assert server.proc.poll() is None
+    errors = replies[:-1]
+    assert len(errors) == N_LINES
+    assert all(r["ok"] is False and r["code"] != "internal" for r in errors)
+    assert replies[-1] == before  # same state, same next seq, nothing pending
+
+
+def test_bad_lines_into_the_simulator_while_it_runs(tmp_path):
+    """The whole firmware in the sim takes a few thousand bad lines and keeps its game."""
+    from boards import Sim
+    from simmatch import SimMatch
+
+    m = SimMatch(5, games=1)
+    m.play()
+    script = tmp_path / "m.script"
+    script.write_text(m.script())
+    data = str(tmp_path / "sim-data")
+    with Sim(data, script=str(script), fresh=True) as sim:
+        sim.wait()
+    with Sim(data) as sim:
+        before = _fire(sim.url, [])[-1]
+        replies = _fire(sim.url, _bad_lines(N_SIM, 22))
+        assert sim.running()
+    assert len(replies) == N_SIM + 1 and all(r["ok"] is False for r in replies[:-1])
+    assert replies[-1] == before and before["next"] == len(m.events) + 1
