@@ -102,7 +102,7 @@ class Scenario:
 
     def said(self):
         """The display's rows joined by spaces, for messages wrapped over several rows."""
-        return " ".join([r.strip() for r in self.hal.display.rows if r.strip()])
+        return " ".join([" ".join(r.split()) for r in self.hal.display.rows if r.strip()])
 
     def rgb(self, led):
         return self.hal.leds.rgb(led)

@@ -149,31 +149,44 @@ def describe(match, ev):
 
 
 def show_lines(match, done):
-    """The itemised count of a scored hand or crib, the total last (at most 5 rows)."""
-    side = done["s"]
-    head = "%s %s %d" % (match.names[side], done["k"], done["n"])
-    lines = []
-    items = None
+    """The itemised count of a scored hand or crib, grouped by kind, the total first (<= 5 rows)."""
+    head = "%s %s %d" % (match.names[done["s"]], done["k"], done["n"])
+    rows = []
     try:
         items = match.show_items()
     except Exception:  # the itemiser is a nicety: the total is what was pegged
         items = None
     if items:
-        for it in items:
-            lines.append(_item(it))
+        kinds = []
+        for kind, pts, cards in items:
+            if kinds and kinds[-1][0] == kind:
+                g = kinds[-1]
+                g[1] += 1
+                g[2] += pts
+            else:
+                kinds.append([kind, 1, pts, len(cards)])
+        for kind, n, pts, size in kinds:
+            rows.append(_item(_LABEL.get(kind, kind), n, size, pts))
+    if not rows and not done["n"]:
+        rows.append("nineteen")
     claim = done.get("claim")
     if claim is not None and claim < done["n"]:
-        lines.append("claimed %d" % claim)
-    if len(lines) > 4:
-        lines = lines[:3] + ["..."]
-    return [_fit(head)] + [_fit(x) for x in lines]
+        rows.append("claimed %d" % claim)
+    return [_fit(head)] + rows[:4]
 
 
-def _item(it):
-    # An item of cribbage.show.show_items: (what, points) or (what, points, cards); shown as
-    # "fifteens x4   8" style when the scorer groups them, else one per line.
-    if isinstance(it, (tuple, list)) and len(it) >= 2:
-        what = str(it[0])
-        pts = str(it[1])
-        return what[: COLS - 1 - len(pts)] + " " * max(1, COLS - len(what) - len(pts)) + pts
-    return str(it)
+_LABEL = {"fifteen": "15s", "pair": "pairs", "run": "runs", "flush": "flush", "nobs": "nobs"}
+
+
+def _item(label, n, size, pts):
+    # "15s x8        16", "runs x2 of 3   6", "flush 4       4", "nobs          1"
+    if label == "runs":
+        text = ("runs x%d of %d" % (n, size)) if n > 1 else "run of %d" % size
+    elif label == "flush":
+        text = "flush %d" % size
+    elif n > 1:
+        text = "%s x%d" % (label, n)
+    else:
+        text = label[:-1] if label in ("15s", "pairs") else label
+    p = str(pts)
+    return text[: COLS - 1 - len(p)] + " " * max(1, COLS - len(text) - len(p)) + p
