@@ -113,7 +113,7 @@ class Keyboard:
         entry = self.entry or ""
         if ch in ("\x7f", "\x08"):
             entry = entry[:-1]
-        elif ch.isalnum() or ch == ".":
+        elif ch.isalpha() or ch.isdigit() or ch == ".":
             entry += ch
         self.entry = entry
         return ("entry", entry)
