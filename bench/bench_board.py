@@ -6,7 +6,8 @@
   (the check that skips the redraw), each animation's frames, the limiter dimming every byte;
 - one key + sensor scan (keys.update, the HAL's 48-byte readinto, sensors.update), nothing moving;
 - key press to frame ready: the App.step that first sees the edge, through the controller, the game,
-  the journal append on littlefs (a RAM flash) and the render, to the frame handed to the HAL;
+  the journal append on littlefs (a RAM flash) and the render, to the frame handed to the HAL (and
+  then to the end of the pass, the display text drawn; the SSD1306's I2C transfer is not in it);
 - then, with the firmware's own render and limiter on CPython: the estimated current of every frame
   of every animation at full brightness with every peg, record hole and dealer LED lit, before and
   after the limiter, against the budget in hardware/board.json. All currents are estimates.
@@ -109,9 +110,11 @@ def report(r, c):
         ("limiter dimming every byte", "limiter_dim_all_us"),
         ("key + sensor scan (idle)", "scan_us"),
         ("whole App.step, nothing new", "idle_step_us"),
-        ("hole tap -> proposal frame", "tap_to_frame_us"),
-        ("OK -> journal + frame (median)", "ok_to_frame_us"),
-        ("OK -> journal + frame (worst)", "ok_to_frame_max_us"),
+        ("hole tap -> LED frame ready", "tap_to_leds_us"),
+        ("  ... and display text drawn", "tap_to_frame_us"),
+        ("OK -> journal -> LED frame ready", "ok_to_leds_us"),
+        ("  ... and display text (median)", "ok_to_frame_us"),
+        ("  ... and display text (worst)", "ok_to_frame_max_us"),
     ]
     for label, key in rows:
         out.append("  %-32s %8.1f us unix -> %6.2f ms Pico" % (label, r[key], pico(r[key])))

@@ -109,6 +109,14 @@ def bench_press_to_frame(b):
     try:
         hal = FakeHal(b, storage_dir="/flash", start_ms=0)
         a = app.App(hal, b, Settings())
+        framed = [0]
+        write = hal.leds.write
+
+        def timed_write(frame):  # the moment the frame is handed to the LEDs
+            framed[0] = time.ticks_us()
+            write(frame)
+
+        hal.leds.write = timed_write
         raw = hal.sensors.raw
         for bit, level in b.sensor_fixed:
             if not level:
@@ -127,6 +135,7 @@ def bench_press_to_frame(b):
             a.step(hal.now)
             us = time.ticks_diff(time.ticks_us(), t0)
             assert hal.leds.writes == writes + 1, "no new frame"
+            ok_frame.append(time.ticks_diff(framed[0], t0))
             hal.keys.down = 0
             run(60)
             return us
@@ -136,7 +145,9 @@ def bench_press_to_frame(b):
         run(60)
         hal.keys.down = 0
         run(60)
-        press_ok = []  # OK confirming a peg: game + journal append on littlefs + frame
+        press_ok = []  # OK confirming a peg: game + journal append on littlefs + frame + display text
+        ok_frame = []  # the same, until the LED frame is handed over (the display text comes after)
+        tap_frame = []
         tap = []  # a hole tapped: proposal + frame
         for k in range(12):
             side = k % 2
@@ -148,6 +159,7 @@ def bench_press_to_frame(b):
             t0 = time.ticks_us()
             a.step(hal.now)
             tap.append(time.ticks_diff(time.ticks_us(), t0))
+            tap_frame.append(time.ticks_diff(framed[0], t0))
             assert hal.leds.writes == writes + 1
             run(60)
             raw[bit // 8] &= ~(0x80 >> (bit % 8)) & 0xFF
@@ -160,15 +172,16 @@ def bench_press_to_frame(b):
             t0 = time.ticks_us()
             a.step(hal.now)
             idle.append(time.ticks_diff(time.ticks_us(), t0))
-        tap.sort()
-        press_ok.sort()
-        idle.sort()
+        for x in (tap, press_ok, idle, ok_frame, tap_frame):
+            x.sort()
         a.journal.close()
         return {
             "tap_to_frame_us": tap[len(tap) // 2],
             "ok_to_frame_us": press_ok[len(press_ok) // 2],
             "ok_to_frame_max_us": press_ok[-1],
             "idle_step_us": idle[len(idle) // 2],
+            "tap_to_leds_us": tap_frame[len(tap_frame) // 2],
+            "ok_to_leds_us": ok_frame[len(ok_frame) // 2],
         }
     finally:
         vfs.umount("/flash")
