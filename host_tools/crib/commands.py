@@ -268,16 +268,16 @@ def register(app):
         if out != "-":
             console.print("wrote %d %s to %s" % (n, "rows" if as_csv else "games", out))
 
-    @app.command("deploy")
-    def deploy_cmd(port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP)):
-        """Compile and copy the firmware to the board (the same as `make deploy`)."""
+    @app.command("deploy", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+    def deploy_cmd(ctx: typer.Context, port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP)):
+        """Compile and copy the firmware to the board (the same as `make deploy`; --dry-run lists)."""
         from crib.tools import deploy
 
-        raise typer.Exit(deploy(port))
+        raise typer.Exit(deploy(port, list(ctx.args)))
 
     @app.command("sim", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
     def sim_cmd(ctx: typer.Context,
-                link_port: int = typer.Option(7531, "--link", help="TCP port of the sim's link on 127.0.0.1"),
+                link_port: int = typer.Option(7373, "--link", help="TCP port of the sim's link on 127.0.0.1"),
                 headless: bool = typer.Option(False, help="no board drawing (scripts, CI)")):
         """Run the board firmware in the simulator, its link on socket://127.0.0.1:PORT."""
         from crib.tools import sim

@@ -1,0 +1,116 @@
+# crib stats over a synced history of many games; crib watch's view; crib deploy and sim wiring.
+import random
+
+from core.linkfakes import journal
+from fakeport import FakePort
+from matchgen import history
+from rich.console import Console
+
+from board.link import Link
+from crib import db, tools
+from crib.client import LinkClient
+from crib.replay import rebuild
+from crib.stats import best_hands, player_stats
+from crib.sync import sync
+from crib.watch import describe, render, watch
+from cribbage.events import to_line
+from cribbage.game import Match
+
+N_GAMES = 60
+
+
+def synced(tmp_path, n_games=N_GAMES, seed=4):
+    j = journal()
+    m = None
+    for ev in history(random.Random(seed), n_games):
+        j.append(to_line(ev))
+    link = Link(j, m, board_id="ab12", firmware="t", form="six")
+    con = db.connect(str(tmp_path / "h.sqlite3"))
+    sync(LinkClient(FakePort(link), timeout=0.5), con)
+    games, orphans, last = rebuild(con, "ab12")
+    return con, games, last
+
+
+def test_stats_over_many_games(tmp_path):
+    con, games, last = synced(tmp_path)
+    assert len(games) == N_GAMES and all(g.over for g in games) and not any(g.flags for g in games)
+    stats = player_stats(con)
+    by_name = {s.name: s for s in stats}
+    assert sum(s.games for s in stats) == 2 * N_GAMES  # two sides a game
+    assert sum(s.wins for s in stats) == N_GAMES
+    losers_skunked = sum(1 for g in games if any(g.skunk))
+    assert sum(s.skunked for s in stats) == losers_skunked == sum(s.skunks_given for s in stats)
+    for s in stats:
+        assert 0 <= s.wins <= s.games
+        assert 0 < s.hand_avg < 29 and 0 < s.crib_avg < 29 and 0 < s.play_avg < 15
+        assert s.hands >= s.games * 4  # a game lasts several deals
+    # the per player sums equal the scores table
+    total_hand = con.execute("SELECT sum(points) FROM scores WHERE kind='hand'").fetchone()[0]
+    assert sum(s.hand_points for s in stats) == total_hand
+    assert set(by_name) <= {"Ann", "Bob", "Cy", "Di", "Ed", "Flo"}
+    best = best_hands(con, 5)
+    assert all(best[i]["points"] >= best[i + 1]["points"] for i in range(len(best) - 1))
+
+
+def test_resync_and_rebuild_keep_game_ids(tmp_path):
+    con, games, last = synced(tmp_path, 6)
+    ids = [g["id"] for g in db.games(con)]
+    rebuild(con, "ab12")
+    assert [g["id"] for g in db.games(con)] == ids
+    assert con.execute("SELECT count(*) FROM scores").fetchone()[0] == sum(len(g.scores) for g in games)
+
+
+def test_a_show_count_that_disagrees_with_the_cards_flags_the_game(tmp_path):
+    con = db.connect(str(tmp_path / "h.sqlite3"))
+    db.note_board(con, {"board": "b"})
+    m = Match({"t": "setup", "names": ["Ann", "Bob"]})
+    evs = [m.setup, {"t": "dealer", "p": 0}, {"t": "peg", "s": 1, "n": 4, "why": "manual"},
+           {"t": "fix", "s": 0, "n": 3}, {"t": "undo"}, {"t": "lay", "p": 1, "c": 3}]
+    db.add_events(con, "b", [{"seq": i + 1, "event": e} for i, e in enumerate(evs)])
+    games, orphans, _m = rebuild(con, "b")
+    # the lay before a starter is refused by the core: flagged, and the rest still replayed
+    assert len(games) == 1 and games[0].flags and "refused by the core" in games[0].flags[0]
+    assert games[0].final == [0, 4]  # the fix was undone
+    assert db.games(con)[0]["flagged"] == 1
+
+
+def test_watch_renders_the_board_and_follows_pushes():
+    m = Match({"t": "setup", "names": ["Ann", "Bob"]})
+    j = journal()
+    for ev in (m.setup, {"t": "dealer", "p": 0}):
+        done = m.apply(ev) if ev["t"] != "setup" else ev
+        j.append(to_line(done))
+    link = Link(j, m, board_id="ab", firmware="t", form="six")
+    port = FakePort(link)
+    client = LinkClient(port, timeout=0.5)
+    console = Console(width=120, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    ticks = iter(range(1000))
+    orig_next = client.next_push
+
+    def next_push(timeout):
+        # the board pegs while we watch: the push arrives on the next pass of its link task
+        done = m.apply({"t": "peg", "s": 1, "n": 6, "why": "manual"})
+        seq = j.append(to_line(done))
+        link.appended(seq, to_line(done))
+        port.tick()
+        return orig_next(timeout)
+
+    client.next_push = next_push
+    state = watch(client, console, seconds=5, clock=lambda: next(ticks))
+    assert state["front"][1] >= 12 and state["front"][1] % 6 == 0  # redrawn from the state pushes
+    text = console.export_text()
+    assert "Ann" in text and "Bob" in text
+    r = Console(width=120, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    r.print(render(state, {"board": "ab"}, ["x"]))
+    out = r.export_text()
+    assert "match 0" in out and "deal 1" in out
+    assert describe({"t": "peg", "s": 1, "n": 6, "why": "hand"}, ["Ann", "Bob"]) == "Bob +6 hand"
+    r.print(render(None))
+    assert "no match running" in r.export_text()
+
+
+def test_deploy_and_sim_run_the_makefile_tools():
+    cmd, root = tools.tool_command("deploy", ["--port", "auto", "--dry-run"])
+    assert cmd[1].endswith("tools/deploy.py") and cmd[2:] == ["--port", "auto", "--dry-run"]
+    cmd, root = tools.tool_command("sim", tools.sim_args(7400, True, ["--fresh"]))
+    assert cmd[1].endswith("tools/sim.py") and cmd[2:] == ["--link", "7400", "--headless", "--fresh"]
