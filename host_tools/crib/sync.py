@@ -35,7 +35,7 @@ def sync(client, con, progress=None, page=64):
     db.note_board(con, hello)
     report = SyncReport(board)
     start = db.next_seq(con, board)
-    report.start = start
+    report.start = max(start, hello.get("first", 0))
     report.end = hello["next"]
     if start > hello["next"]:
         report.behind = True
