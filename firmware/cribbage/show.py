@@ -1,0 +1,286 @@
+# The show: score a hand or crib with its starter, itemised and spoken, plus an allocation-free total.
+from cribbage.cards import JACK, format_card, format_cards, parse_card, parse_cards, pip
+from cribbage.errors import CardError, CribError
+from cribbage.showtables import BUCKETS, DISPLACE, RANK_POINTS, RANK_WEIGHTS, SLOTS
+
+try:
+    from micropython import const
+except ImportError:  # CPython: const(x) is just x
+    const = int  # type: ignore
+
+
+# ---- the fast total ---------------------------------------------------------------------------------
+# Each card maps to one int; the five ints add up, with no carries between fields, to
+#   bits 0..18   sum of rank weights: fifteens + pairs + runs come from the rank table
+#   bits 19..25  sum of the hand cards' suit codes + 25 * starter suit: flush table index
+#   bits 26..29  one bit per suit of a jack held in the hand: nobs is the starter suit's bit
+# The total stays below 2**30, so it is a small int on the Pico (31-bit) and nothing allocates.
+_SUIT_SHIFT = const(19)
+_RANK_MASK = const(0x7FFFF)
+_FLUSH_MASK = const(0x7F)
+_JACK_SHIFT = const(26)
+# Four suit codes whose 4-card sums tell "all four the same suit" from every mix (0..24).
+_SUIT_CODES = (0, 1, 5, 6)
+
+
+def _card_key(c, is_starter):
+    rank, suit = c >> 2, c & 3
+    key = RANK_WEIGHTS[rank]
+    if is_starter:
+        return key + ((25 * suit) << _SUIT_SHIFT)
+    key += _SUIT_CODES[suit] << _SUIT_SHIFT
+    if rank == JACK:
+        key += 1 << (_JACK_SHIFT + suit)
+    return key
+
+
+def _flush_table(crib):
+    table = bytearray(100)
+    for starter_suit in range(4):
+        for suit in range(4):
+            points = 5 if suit == starter_suit else (0 if crib else 4)
+            table[4 * _SUIT_CODES[suit] + 25 * starter_suit] = points
+    return bytes(table)
+
+
+_HAND_KEY = tuple(_card_key(c, False) for c in range(52))
+_STARTER_KEY = tuple(_card_key(c, True) for c in range(52))
+_NOBS_SHIFT = tuple(_JACK_SHIFT + (c & 3) for c in range(52))
+_HAND_FLUSH = _flush_table(False)
+_CRIB_FLUSH = _flush_table(True)
+
+
+def show_total(c0, c1, c2, c3, starter, crib=False):
+    """Points of a 4-card hand (or crib) and starter, all card ints; for bulk use, allocates nothing.
+
+    The caller guarantees 5 different cards 0..51 (score_show and score_total check input).
+    """
+    # MicroPython puts a call's frame on the heap when arguments + locals + stack pass 11 words,
+    # so this reuses the arguments as scratch and keeps every expression shallow (9 words).
+    c0 = _HAND_KEY[c0] + _HAND_KEY[c1] + _HAND_KEY[c2] + _HAND_KEY[c3] + _STARTER_KEY[starter]
+    c1 = c0 & _RANK_MASK
+    c1 += DISPLACE[c1 % BUCKETS]
+    c2 = (c0 >> _NOBS_SHIFT[starter]) & 1
+    c0 = (c0 >> _SUIT_SHIFT) & _FLUSH_MASK
+    if crib:
+        c2 += _CRIB_FLUSH[c0]
+    else:
+        c2 += _HAND_FLUSH[c0]
+    return RANK_POINTS[c1 % SLOTS] + c2
+
+
+# ---- the itemised show ------------------------------------------------------------------------------
+
+_WORDS = (
+    "nothing one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen twenty twenty-one twenty-two twenty-three twenty-four "
+    "twenty-five twenty-six twenty-seven twenty-eight twenty-nine"
+).split()
+_COUNT_WORDS = ("", "", "two", "three", "four", "five")
+
+
+def _subsets(n):
+    # Index tuples of every subset of 2 or more of n cards (where fifteens hide), smallest first
+    # as players count them.
+    out = []
+    for size in range(2, n + 1):
+        for mask in range(1, 1 << n):
+            idx = tuple(i for i in range(n) if mask >> i & 1)
+            if len(idx) == size:
+                out.append(idx)
+    return tuple(out)
+
+
+_SUBSETS = {4: _subsets(4), 5: _subsets(5)}
+
+
+class Item:
+    """One scoring item of a show: kind ("fifteen", "pair", "run", "flush", "nobs"), points, cards.
+
+    Also unpacks and compares like the tuple (kind, points, cards).
+    """
+
+    def __init__(self, kind, points, cards):
+        self.kind = kind
+        self.points = points
+        self.cards = cards
+
+    def _tuple(self):
+        return (self.kind, self.points, self.cards)
+
+    def __iter__(self):
+        return iter(self._tuple())
+
+    def __getitem__(self, i):
+        return self._tuple()[i]
+
+    def __len__(self):
+        return 3
+
+    def __eq__(self, other):
+        if isinstance(other, Item):
+            other = other._tuple()
+        return self._tuple() == tuple(other) if isinstance(other, (tuple, list)) else False
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def text(self):
+        return "%s %s for %d" % (self.kind, format_cards(self.cards), self.points)
+
+    def to_dict(self):
+        return {"kind": self.kind, "points": self.points, "cards": format_cards(self.cards)}
+
+    def __repr__(self):
+        return "Item(%r, %d, %r)" % (self.kind, self.points, format_cards(self.cards))
+
+
+class Show:
+    """A scored hand or crib: `.total`, `.items` (Item list in counting order), `.spoken()`."""
+
+    def __init__(self, hand, starter, crib, five_card, items):
+        self.hand = hand
+        self.starter = starter
+        self.crib = crib
+        self.five_card = five_card
+        self.items = items
+        total = 0
+        for item in items:
+            total += item.points
+        self.total = total
+
+    def spoken(self):
+        """The count as players say it: "fifteen two, fifteen four, a pair is six, and ..."."""
+        phrases = []
+        running = 0
+        pairs_said = False
+        items = self.items
+        i = 0
+        while i < len(items):
+            kind = items[i].kind
+            if kind == "fifteen":
+                running += 2
+                phrases.append("fifteen " + _WORDS[running])
+                i += 1
+                continue
+            j = i + 1
+            if kind == "pair":
+                # all pairs of one rank form one phrase: pair, pair royal (3), double pair royal (6)
+                rank = items[i].cards[0] >> 2
+                while j < len(items) and items[j].kind == "pair" and items[j].cards[0] >> 2 == rank:
+                    j += 1
+                name = {1: "pair", 3: "pair royal", 6: "double pair royal"}[j - i]
+                lead = "another " if pairs_said else "a "
+                pairs_said = True
+            elif kind == "run":
+                length = len(items[i].cards)
+                while j < len(items) and items[j].kind == "run":
+                    j += 1
+                n = j - i
+                runs = "run" if n == 1 else "runs"
+                lead = "a " if n == 1 else _COUNT_WORDS[n] + " "
+                name = "%s of %s" % (runs, _COUNT_WORDS[length])
+            elif kind == "flush":
+                lead, name = "a ", "flush of " + _COUNT_WORDS[len(items[i].cards)]
+            else:
+                lead, name = "", "one for his nobs"
+            for item in items[i:j]:
+                running += item.points
+            phrases.append("%s%s is %s" % (lead, name, _WORDS[running]))
+            i = j
+        if not phrases:
+            return "nineteen (nothing)"
+        if len(phrases) > 1:
+            phrases[-1] = "and " + phrases[-1]
+        return ", ".join(phrases)
+
+    def to_dict(self):
+        return {
+            "hand": format_cards(self.hand),
+            "starter": format_card(self.starter),
+            "crib": self.crib,
+            "five_card": self.five_card,
+            "total": self.total,
+            "items": [item.to_dict() for item in self.items],
+            "spoken": self.spoken(),
+        }
+
+    def __repr__(self):
+        return "<Show %s | %s: %d>" % (format_cards(self.hand), format_card(self.starter), self.total)
+
+
+def _check(hand, starter, crib, five_card):
+    cards = parse_cards(hand)
+    s = parse_card(starter)
+    wanted = 3 if five_card and not crib else 4
+    if len(cards) != wanted:
+        if crib:
+            what = "a crib has 4 cards (plus the starter)"
+        elif five_card:
+            what = "a five-card game hand shows 3 cards (plus the starter)"
+        else:
+            what = "a hand shows 4 cards (plus the starter)"
+        raise CribError("%s, not %d: %s" % (what, len(cards), format_cards(cards) or "no cards"))
+    if s in cards:
+        raise CardError("the same card twice: starter %s is also in the hand" % format_card(s))
+    return cards, s
+
+
+def score_show(hand, starter, crib=False, five_card=False):
+    """Score a hand (4 cards, 3 in the five-card game) or a crib (4) with the starter, itemised.
+
+    hand: text like "5H 5C 5S JD" or a list of tokens or card ints; starter: a token or card int.
+    """
+    hand, starter = _check(hand, starter, crib, five_card)
+    cards = hand + [starter]
+    items = []
+    for idx in _SUBSETS[len(cards)]:
+        total = 0
+        for i in idx:
+            total += pip(cards[i])
+        if total == 15:
+            items.append(Item("fifteen", 2, [cards[i] for i in idx]))
+    by_rank = [[] for _ in range(13)]
+    for c in cards:
+        by_rank[c >> 2].append(c)
+    for same in by_rank:
+        for i in range(len(same)):
+            for j in range(i + 1, len(same)):
+                items.append(Item("pair", 2, [same[i], same[j]]))
+    items.extend(_runs(by_rank))
+    suit = hand[0] & 3
+    if all(c & 3 == suit for c in hand):
+        if starter & 3 == suit:
+            items.append(Item("flush", len(cards), cards))
+        elif not crib:
+            items.append(Item("flush", len(hand), list(hand)))
+    for c in hand:
+        if c >> 2 == JACK and c & 3 == starter & 3:
+            items.append(Item("nobs", 1, [c]))
+    return Show(hand, starter, crib, five_card, items)
+
+
+def _runs(by_rank):
+    # Each maximal stretch of 3+ consecutive ranks gives one run per choice of one card a rank.
+    items = []
+    r = 0
+    while r < 13:
+        start = r
+        while r < 13 and by_rank[r]:
+            r += 1
+        if r - start >= 3:
+            choices = [[]]
+            for rank in range(start, r):
+                choices = [chosen + [c] for chosen in choices for c in by_rank[rank]]
+            for run in choices:
+                items.append(Item("run", len(run), run))
+        r += 1
+    return items
+
+
+def score_total(hand, starter, crib=False, five_card=False):
+    """Checked total only: the fast table path for 4-card hands, the itemised one otherwise."""
+    hand, starter = _check(hand, starter, crib, five_card)
+    if len(hand) == 4:
+        return show_total(hand[0], hand[1], hand[2], hand[3], starter, crib)
+    return score_show(hand, starter, crib, five_card).total
