@@ -94,7 +94,7 @@ def bench(n):
     m = Match(parsed[0])
     for ev in parsed[1:]:
         m.apply(ev, True)
-    report["log_bytes"] = len(m._log)
+    report["log_bytes"] = m._log.end
     report["checkpoints"] = len(m._cps)
     undo = {"t": "undo"}
     t0 = _us()

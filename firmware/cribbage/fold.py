@@ -40,7 +40,7 @@ class Fold:
         self.muggins = s["muggins"]
         self.names = s["names"]
         self.three = s["three"]
-        self._log = bytearray()
+        self._log = R.Log()
         self._cps = []
         self.count = 0
         self.last_pegs = []
@@ -187,7 +187,8 @@ class Fold:
                 return q
         return p
 
-    def _do(self, b, i):
+    def _do(self, b, i, p):
+        # b[i]: the record (b a chunk of the log); p: its position in the log, for checkpoints.
         t = b[i]
         if t != _MUG:
             self.muggins_due = None
@@ -210,18 +211,18 @@ class Fold:
             self._d = self._next_active(self._d)
             self.deal_no += 1
             self._new_deal()
-            self._checkpoint(False, i + 1)
+            self._checkpoint(False, p + 1)
         elif t == _MUG:
             self.muggins_due = None
             self._score(b[i + 1], b[i + 2], "muggins")
         elif t == _FIX:
             self._do_fix(b[i + 1], b[i + 2] - 128)
         elif t == _GAME:
-            self._do_next_game(i + 1)
+            self._do_next_game(p + 1)
         elif t == _CUT:
-            self._do_cut(b[i + 1 : i + 1 + self.players], i + 1 + self.players)
+            self._do_cut(b[i + 1 : i + 1 + self.players], p + 1 + self.players)
         elif t == _DEALER:
-            self._first_dealer(b[i + 1], i + 2)
+            self._first_dealer(b[i + 1], p + 2)
         elif t == _END:
             self.match_over = True
             self.match_winner = leader_of(self.match_points)

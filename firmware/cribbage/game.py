@@ -173,12 +173,14 @@ class Match(Fold):
 
     def effective_events(self):
         """The events in force (undone ones left out), oldest first, as dicts."""
-        b = self._log
-        i = 0
+        log = self._log
+        players, hand = self.players, self.hand_size
+        p = 0
         out = []
-        while i < len(b):
-            out.append(R.event_of(b, i, self.players, self.hand_size))
-            i += R.rec_len(b, i, self.players, self.hand_size)
+        while p < log.end:
+            b, i = log.at(p)
+            out.append(R.event_of(b, i, players, hand))
+            p = log.after(p, players, hand)
         return out
 
     # ---- applying events ----------------------------------------------------------------------
@@ -202,26 +204,27 @@ class Match(Fold):
             return ev if trusted else {"t": "undo"}
         rec = validate(self, ev, trusted, False)
         log = self._log
-        start = len(log)
         self.last_pegs = []
         quick = None
         t = rec[0]
         if t == PEG or t == FIX or t == MUG:  # noqa: SIM109
             # A score alone is undone without a refold (a slip undone at once is the common undo).
             side = rec[1]
-            quick = (start, side, self.front[side], self.back[side], self.shown, self.heels, self.muggins_due)
-        log.extend(rec)
+            quick = [0, side, self.front[side], self.back[side], self.shown, self.heels, self.muggins_due]
+        b, i, p = log.append(rec)
+        if quick is not None:
+            quick[0] = p
         self.count += 1
         try:
-            self._do(log, start)
+            self._do(b, i, p)
         except CribError:
             # Only the play can refuse here, and it refuses before it changes anything.
-            self._log = log[:start]
+            log.truncate(p)
             self.count -= 1
             raise
         # Not when the score ended the game or put a side out: that undo needs the refold.
         self._quick = quick if quick is not None and self.winner is None else None
-        return ev if trusted else R.event_of(self._log, start, self.players, self.hand_size)
+        return ev if trusted else R.event_of(b, i, self.players, self.hand_size)
 
     # ---- undo: restore the checkpoint before the event, refold the rest --------------------------
 
@@ -233,32 +236,35 @@ class Match(Fold):
             raise CribError("nothing to undo")
 
     def _undo(self):
-        b = self._log
-        n = len(b)
+        log = self._log
+        players, hand = self.players, self.hand_size
         q = self._quick
         self._quick = None
         if q is not None:
-            start, side, self.front[side], self.back[side], self.shown, self.heels, self.muggins_due = q
-            self.undone = R.event_of(b, start, self.players, self.hand_size)
-            self._log = b[:start]
+            p = q[0]
+            b, i = log.at(p)
+            self.undone = R.event_of(b, i, players, hand)
+            _p, side, self.front[side], self.back[side], self.shown, self.heels, self.muggins_due = q
+            log.truncate(p)
             self.count -= 1
             self.last_pegs = []
             return
         cps = self._cps
-        if cps[-1][0] == n:
+        if cps[-1][0] == log.end:
             cps.pop()  # the checkpoint the undone event made
         cp = cps[-1]
-        players, hand = self.players, self.hand_size
-        i = last = cp[0]
-        while i < n:
-            last = i
-            i += R.rec_len(b, i, players, hand)
-        self.undone = R.event_of(b, last, players, hand)
+        p = last = log.norm(cp[0])
+        while p < log.end:
+            last = p
+            p = log.after(p, players, hand)
+        b, i = log.at(last)
+        self.undone = R.event_of(b, i, players, hand)
         self._restore(cp)
-        self._log = b = b[:last]
-        i = cp[0]
-        while i < last:
+        log.truncate(last)
+        p = log.norm(cp[0])
+        while p < last:
             self.count += 1
-            self._do(b, i)
-            i += R.rec_len(b, i, players, hand)
+            b, i = log.at(p)
+            self._do(b, i, p)
+            p = log.after(p, players, hand)
         self.last_pegs = []

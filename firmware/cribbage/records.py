@@ -75,3 +75,64 @@ def event_of(b, i, players, hand_size):
     if t == DEALER:
         return {"t": "dealer", "p": b[i + 1]}
     return {"t": ("deal", "game", "end")[t - DEAL]}
+
+
+_CHUNK = const(256)
+_SHIFT = const(8)  # a position p is in chunk p >> 8, at byte p & 255
+
+
+class Log:
+    """The records in force, in 256-byte chunks: a long match never needs one big block, which a
+    fragmented heap may not have. A record never straddles chunks; a 0 byte ends a chunk early.
+    Positions are ints (chunk * 256 + byte), in the order the records were made."""
+
+    def __init__(self):
+        self.chunks = [bytearray(_CHUNK)]
+        self.end = 0
+
+    def append(self, rec):
+        """Add a record; returns (chunk, index, position) where it now lies."""
+        n = len(rec)
+        chunks = self.chunks
+        p = self.end
+        if p >> _SHIFT == len(chunks):  # the last chunk is exactly full
+            chunks.append(bytearray(_CHUNK))
+        o = p & (_CHUNK - 1)
+        if o + n > _CHUNK:
+            chunks[-1][o] = 0
+            chunks.append(bytearray(_CHUNK))
+            p = (len(chunks) - 1) << _SHIFT
+            o = 0
+        chunk = chunks[-1]
+        for k in range(n):
+            chunk[o + k] = rec[k]
+        self.end = p + n
+        return chunk, o, p
+
+    def at(self, p):
+        """(chunk, index) of position p."""
+        return self.chunks[p >> _SHIFT], p & (_CHUNK - 1)
+
+    def after(self, p, players, hand_size):
+        """The position of the record after the one at p (may be self.end)."""
+        chunk = self.chunks[p >> _SHIFT]
+        q = p + rec_len(chunk, p & (_CHUNK - 1), players, hand_size)
+        o = q & (_CHUNK - 1)
+        if o and q < self.end and chunk[o] == 0:
+            q = q - o + _CHUNK  # the chunk ended early: the next record opens the next one
+        return q
+
+    def norm(self, p):
+        """p, or the next chunk's start if the chunk ends early at p (a checkpoint's position)."""
+        o = p & (_CHUNK - 1)
+        if o and p < self.end and self.chunks[p >> _SHIFT][o] == 0:
+            return p - o + _CHUNK
+        return p
+
+    def truncate(self, p):
+        """Drop every record from position p on."""
+        del self.chunks[(p >> _SHIFT) + 1 :]
+        self.end = p
+
+    def size(self):
+        return len(self.chunks) * _CHUNK
