@@ -14,6 +14,11 @@ from crib import commands as _board_commands  # noqa: E402
 
 _board_commands.register(app)
 
+# `crib score`: count hands with the same core the board runs.
+from crib import score as _score  # noqa: E402
+
+_score.register(app)
+
 
 def main():
     app()

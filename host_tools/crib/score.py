@@ -1,0 +1,111 @@
+# `crib score`: count one hand itemised, or score many hands from stdin, one total a line.
+import json
+import sys
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from cribbage.errors import CribError
+from cribbage.show import score_show, score_total
+
+
+def _itemised(show, console):
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    table.add_column("count")
+    table.add_column("cards")
+    table.add_column("points", justify="right")
+    table.add_column("running", justify="right")
+    running = 0
+    for item in show.items:
+        running += item.points
+        d = item.to_dict()
+        table.add_row(d["kind"], d["cards"], str(item.points), str(running))
+    what = "crib" if show.crib else "hand"
+    d = show.to_dict()
+    console.print("%s %s, starter %s" % (what, d["hand"], d["starter"]))
+    if show.items:
+        console.print(table)
+    console.print("[bold]total %d[/]" % show.total)
+    console.print('"%s"' % show.spoken())
+
+
+def _parse_line(text, crib):
+    tokens = text.split()
+    if tokens and tokens[-1].lower() == "crib":
+        tokens.pop()
+        crib = True
+    if len(tokens) < 2:
+        raise CribError("expected the hand's cards then the starter, got %r" % text)
+    return tokens[:-1], tokens[-1], crib
+
+
+def score_stream(lines, out, err, crib=False, five_card=False, as_json=False):
+    """Score one hand a line; returns the number of bad lines (each reported on err by line number)."""
+    bad = 0
+    for n, line in enumerate(lines, 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            hand, starter, is_crib = _parse_line(text, crib)
+            if as_json:
+                record = score_show(hand, starter, is_crib, five_card).to_dict()
+                record["line"] = n
+                out.write(json.dumps(record) + "\n")
+            else:
+                out.write("%d\n" % score_total(hand, starter, is_crib, five_card))
+        except CribError as e:
+            bad += 1
+            err.write("crib score: line %d: %s\n" % (n, e))
+    return bad
+
+
+def score(
+    cards: Annotated[
+        list[str] | None, typer.Argument(help="the hand's cards, e.g. 5H 5C 5S JD (none: read stdin)")
+    ] = None,
+    starter: Annotated[
+        str | None, typer.Option("--starter", "-s", help="the starter (turn-up) card, e.g. 5D")
+    ] = None,
+    crib: Annotated[bool, typer.Option("--crib", help="score a crib: only 5-card flushes")] = False,
+    five_card: Annotated[bool, typer.Option("--five-card", help="five-card game: hands of 3")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON (one object a line from stdin)")] = False,
+):
+    """Count a hand or crib with its starter: every fifteen, pair, run, flush and nobs, then the total.
+
+    With no cards: read one hand a line from stdin, the starter last, an optional trailing word crib.
+    Prints one total a line; a bad line is reported on stderr with its number, the rest still scored.
+    Example lines: "5H 5C 5S JD 5D", "2H 4H 6H 8H KH crib". Exit status 1 if any line was bad.
+    """
+    if not cards:
+        bad = score_stream(sys.stdin, sys.stdout, sys.stderr, crib, five_card, as_json)
+        sys.stdout.flush()
+        if bad:
+            raise typer.Exit(1)
+        return
+    if starter is None:
+        # Like a stdin line: the last card is the starter.
+        if len(cards) < 2:
+            _fail("give the starter with --starter (or as the last card)")
+        cards, starter = cards[:-1], cards[-1]
+    try:
+        show = score_show(cards, starter, crib, five_card)
+    except CribError as e:
+        _fail(str(e))
+    if as_json:
+        sys.stdout.write(json.dumps(show.to_dict()) + "\n")
+    else:
+        _itemised(show, Console(highlight=False))
+
+
+def _fail(msg):
+    Console(stderr=True, highlight=False).print("[bold red]crib score:[/] %s" % escape(msg))
+    raise typer.Exit(2)
+
+
+def register(app):
+    """Add `crib score` to the typer app (cli.py calls this once)."""
+    app.command("score")(score)
