@@ -1,6 +1,9 @@
 # The state of a match and the fold that moves it on by one record: cheap, no checks, no copies.
 from cribbage import records as R
 from cribbage.cards import JACK
+from cribbage.events import KINDS, WHYS
+from cribbage.forms import FORMS, both_double, game_points, leader_of, match_decided, skunk_label
+from cribbage.play import Play
 
 try:
     from micropython import const
@@ -8,7 +11,7 @@ except ImportError:  # CPython: const(x) is just x
     const = int  # type: ignore
 
 # The record types of cribbage.records, as constants the compiler folds into the fold's code
-# (test_game_records checks they agree).
+# (test_game_records checks they agree on CPython; on MicroPython const names are not kept).
 _CUT = const(1)
 _DEALER = const(2)
 _PEG = const(3)
@@ -22,9 +25,8 @@ _DEAL = const(10)
 _GAME = const(11)
 _END = const(12)
 _NONE = const(255)
-from cribbage.events import KINDS, WHYS
-from cribbage.forms import FORMS, both_double, game_points, leader_of, match_decided, skunk_label
-from cribbage.play import Play
+
+_SKUNKS = ("", "skunk", "double", "lurch")
 
 
 class Fold:
@@ -103,68 +105,54 @@ class Fold:
 
     def _checkpoint(self, game_start, end):
         # end: where the record just applied ends in the log (the log runs on when refolding).
+        # The state is packed into bytes: a match keeps a dozen of these, ~100 bytes each.
         if game_start:
             # Deal checkpoints of a finished game are dropped: undo past a game start refolds it.
             while len(self._cps) > 1 and not self._cps[-1][2]:
                 self._cps.pop()
-        self._cps.append(
-            (
-                end,
-                self.count,
-                game_start,
-                tuple(self.front),
-                tuple(self.back),
-                self._d,
-                self.deal_no,
-                self.game_no,
-                tuple(self.active),
-                tuple(self.places),
-                self.game_over,
-                self.winner,
-                tuple(self.skunk),
-                tuple(self.match_points),
-                tuple(self.wins),
-                len(self.results),
-                self.match_over,
-                self.match_winner,
-                self.last_show,
-                self.cut_cards,
-                self.cut_tie,
-            )
-        )
+        sides = self.sides
+        v = self.front + self.back
+        v += [self._d + 1, self.deal_no, self.game_no, len(self.places)]
+        active = 0
+        for p in self.active:
+            active |= 1 << p
+        v.append(active)
+        v += self.places
+        v += [_SKUNKS.index(x) for x in self.skunk]
+        for s in range(sides):
+            v += [self.match_points[s] >> 8, self.match_points[s] & 255]
+        v += self.wins
+        winner = self.winner
+        mwinner = self.match_winner
+        v += [len(self.results), self.game_over, 0 if winner is None else winner + 1, self.match_over]
+        v += [0 if mwinner is None else mwinner + 1, self.cut_tie]
+        self._cps.append((end, self.count, game_start, bytes(v), self.last_show, self.cut_cards))
 
     def _restore(self, cp):
-        (
-            _end,
-            self.count,
-            _game_start,
-            front,
-            back,
-            self._d,
-            self.deal_no,
-            self.game_no,
-            active,
-            places,
-            self.game_over,
-            self.winner,
-            skunk,
-            points,
-            wins,
-            nres,
-            self.match_over,
-            self.match_winner,
-            self.last_show,
-            self.cut_cards,
-            self.cut_tie,
-        ) = cp
-        self.front = list(front)
-        self.back = list(back)
-        self.active = list(active)
-        self.places = list(places)
-        self.skunk = list(skunk)
-        self.match_points = list(points)
-        self.wins = list(wins)
+        _end, self.count, _game_start, b, self.last_show, self.cut_cards = cp
+        sides = self.sides
+        self.front = list(b[0:sides])
+        self.back = list(b[sides : 2 * sides])
+        i = 2 * sides
+        self._d = b[i] - 1
+        self.deal_no, self.game_no, nplaces, active = b[i + 1], b[i + 2], b[i + 3], b[i + 4]
+        self.active = [p for p in range(self.players) if active >> p & 1]
+        i += 5
+        self.places = list(b[i : i + nplaces])
+        i += nplaces
+        self.skunk = [_SKUNKS[x] for x in b[i : i + sides]]
+        i += sides
+        self.match_points = [b[i + 2 * s] << 8 | b[i + 2 * s + 1] for s in range(sides)]
+        i += 2 * sides
+        self.wins = list(b[i : i + sides])
+        i += sides
+        nres, over, winner, mover, mwinner, tie = b[i : i + 6]
         self.results = self.results[:nres]
+        self.game_over = over == 1
+        self.winner = None if winner == 0 else winner - 1
+        self.match_over = mover == 1
+        self.match_winner = None if mwinner == 0 else mwinner - 1
+        self.cut_tie = tie == 1
         self._new_deal()
 
     # ---- the fold ----------------------------------------------------------------------------
