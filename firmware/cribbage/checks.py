@@ -271,21 +271,24 @@ def _show(m, ev, trusted, dry):
     if not isinstance(cards, (list, tuple)) or len(cards) != size:
         n = len(cards) if isinstance(cards, (list, tuple)) else 0
         raise CribError("a %s is %d cards without the starter, not %d" % (kind, size, n))
-    cards = [parse_card(c) for c in cards]
-    for i in range(size):
-        c = cards[i]
-        if c in cards[:i]:
-            raise CribError("%s twice in one %s" % (format_card(c), kind))
-        if c == starter:
-            raise CribError("%s is the starter: key the %s without it" % (format_card(c), kind))
-        if c in m.shown_cards:
-            raise CribError("%s was already shown this deal" % format_card(c))
-    if not trusted:
-        _against_play(m, cards, kind)
     n = ev.get("n")
     if trusted and n is not None:
+        # From the journal, as counted when it was keyed: its cards were checked then.
         n = _int(ev, "n", 0, 29, "a show count")
+        for c in cards:
+            if type(c) is not int or not 0 <= c < 52:
+                raise CribError("bad card %r" % (c,))
     else:
+        cards = [parse_card(c) for c in cards]
+        for i in range(size):
+            c = cards[i]
+            if c in cards[:i]:
+                raise CribError("%s twice in one %s" % (format_card(c), kind))
+            if c == starter:
+                raise CribError("%s is the starter: key the %s without it" % (format_card(c), kind))
+            if c in m.shown_cards:
+                raise CribError("%s was already shown this deal" % format_card(c))
+        _against_play(m, cards, kind)
         counted = count_show(cards, starter, kind == "crib", m.five)
         if n is not None and n != counted:
             shown = format_cards(cards) + " " + format_card(starter)
@@ -298,7 +301,7 @@ def _show(m, ev, trusted, dry):
         claim = _int(ev, "claim", 0, 29, "points claimed")
         if claim > n:
             raise CribError("the %s counts %d: %d is too many" % (kind, n, claim))
-    return bytes([SHOW, s, KINDS.index(kind), n, NONE if claim is None else claim] + cards)
+    return bytes([SHOW, s, KINDS.index(kind), n, NONE if claim is None else claim] + list(cards))
 
 
 def _against_play(m, cards, kind):

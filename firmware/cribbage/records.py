@@ -104,8 +104,7 @@ class Log:
             p = (len(chunks) - 1) << _SHIFT
             o = 0
         chunk = chunks[-1]
-        for k in range(n):
-            chunk[o + k] = rec[k]
+        chunk[o : o + n] = rec
         self.end = p + n
         return chunk, o, p
 
