@@ -8,7 +8,7 @@
     m.apply(events.cut(["5H", "9C"]))     # player 0 cut low: deals first
     m.apply(events.starter("JD"))         # his heels: the dealer pegs 2 at once
     m.apply(events.lay(1, "7S"))          # the play, card by card (player 1 leads)
-    done = m.apply(events.hand(1, "2S 3S 4S 5S"))   # counted by the board; done["n"] is the count
+    done = m.apply(events.hand(1, "7S 3S 4S 5S"))   # counted by the board: done["n"] == 11
     m.apply(events.peg(0, 8, "hand"))     # or pegged by hand, without keying the cards
     m.apply(events.undo())
 
@@ -67,6 +67,23 @@ Derived state (read only):
     last_show (side, kind, cards, starter, points, claim or None) or None; show_items() ->
     [(kind, points, cards)] its itemised count (cribbage.show), show_spoken() -> "fifteen two, ..."
     muggins_due (side that missed, points) or None
+
+Rules as folded (RULES.md; the choices it leaves open):
+    - Before the first dealer is known only cut, dealer and end are taken.
+    - The show runs hand by hand from the dealer's left, then the crib; a hand or crib pegged by
+      hand (peg why "hand"/"crib", 0 allowed) or keyed as cards takes its turn. The first show
+      closes the play: a play peg, lay or go after it is refused. Keyed cards need the starter
+      and must agree with the cards laid in the play.
+    - Largest single pegs: hand/crib 29 (never 19, 25, 26, 27; five-card hand 20, never 16-19),
+      play 15, go 1, heels 2, muggins/penalty/manual 29. A correction (fix) may be negative.
+    - Muggins: a shortfall can be claimed only before the next event (any but undo).
+    - Three-handed continued play: the first player out wins; the other two play on (the out
+      player lays the cards still in hand in the current play, scoring nothing; later deals are
+      two-handed between the others); match points are credited when second place goes out, or at
+      once when both others are double skunked. Skunks are measured when the winner goes out.
+    - Next game: the first dealer is the player left of the last dealer on the losing side
+      (three-handed: the lowest score); three for last is pegged again in five-card.
+    - end: the match stops now; its winner is the side ahead on match points (None if level).
 """
 
 from cribbage import records as R

@@ -215,3 +215,15 @@ def test_five_card_three_for_last_after_a_cut():
     m = Match(E.setup("five"))
     m.apply(E.cut(["2H", "KC"]))
     assert m.dealer == 0 and m.front == [0, 3]
+
+
+def test_the_example_at_the_top_of_game_py():
+    m = Match(E.setup(form="six", fmt="acc", games=3, muggins=False, names=["Ann", "Bob"]))
+    m.apply(E.cut(["5H", "9C"]))
+    m.apply(E.starter("JD"))
+    m.apply(E.lay(1, "7S"))
+    done = m.apply(E.hand(1, "7S 3S 4S 5S"))
+    assert done["n"] == 11
+    m.apply(E.peg(0, 8, "hand"))
+    m.apply(E.undo())
+    assert m.front == [2, 11] and m.undone == {"t": "peg", "s": 0, "n": 8, "why": "hand"}
