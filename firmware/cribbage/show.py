@@ -45,7 +45,7 @@ def _flush_table(crib):
 
 _HAND_KEY = tuple(_card_key(c, False) for c in range(52))
 _STARTER_KEY = tuple(_card_key(c, True) for c in range(52))
-_NOBS_SHIFT = tuple(_JACK_SHIFT + (c & 3) for c in range(52))
+_NOBS_SHIFT = bytes(_JACK_SHIFT + (c & 3) for c in range(52))
 _HAND_FLUSH = _flush_table(False)
 _CRIB_FLUSH = _flush_table(True)
 
@@ -234,10 +234,11 @@ def score_show(hand, starter, crib=False, five_card=False):
     hand, starter = _check(hand, starter, crib, five_card)
     cards = hand + [starter]
     items = []
+    pips = [pip(c) for c in cards]
     for idx in _SUBSETS[len(cards)]:
         total = 0
         for i in idx:
-            total += pip(cards[i])
+            total += pips[i]
         if total == 15:
             items.append(Item("fifteen", 2, [cards[i] for i in idx]))
     by_rank = [[] for _ in range(13)]
