@@ -111,3 +111,24 @@ def test_undo_over_many_deals_and_games_back_to_the_start():
     m.apply(E.undo())
     assert m.phase() == "cut" and m.count == 0
     assert "nothing to undo" in message(raises(ValueError, m.apply, E.undo()))
+
+
+def test_undo_keyed_shows_and_the_play_that_came_before():
+    m = new_match(dealer=0, muggins=True)
+    undo_restores(m, E.starter("JS"))
+    for p, c in ((1, "4S"), (0, "5C"), (1, "6D"), (0, "5S"), (1, "KC")):
+        undo_restores(m, E.lay(p, c))
+    undo_restores(m, E.go(0))
+    undo_restores(m, E.go(1))
+    for p, c in ((0, "QH"), (1, "5H"), (0, "9H")):
+        undo_restores(m, E.lay(p, c))
+    done = undo_restores(m, E.hand(1, "4S 5H 6D KC", claim=7))
+    assert done["n"] == 9 and m.muggins_due == (1, 2)
+    undo_restores(m, E.muggins(0, 2))
+    undo_restores(m, E.hand(0, "5C 5S QH 9H"))
+    undo_restores(m, E.crib(0, "AH 2D 7C 8S"))
+    assert m.front == [17, 15] and m.last_show[1] == "crib"
+    # Back through the whole deal: every show and card taken back in turn.
+    while m.count > 1:
+        m.apply(E.undo())
+    assert m.front == [0, 0] and m.starter is None and m.play is None and m.last_show is None
