@@ -25,3 +25,13 @@ def test_table_sizes():
     assert len(showtables.RANK_POINTS) == showtables.SLOTS
     assert len(showtables.DISPLACE) == showtables.BUCKETS
     assert len(gen_showtables.rank_multisets()) == 6175
+
+
+def test_card_keys_add_up_without_carries_and_stay_small_ints_on_the_pico():
+    from cribbage import show
+
+    biggest = sum(sorted(show._HAND_KEY)[-4:]) + max(show._STARTER_KEY)
+    assert biggest < 2**30  # the Pico's small ints are 31-bit signed
+    rank_max = max(sum(showtables.RANK_WEIGHTS[r] for r in m) for m in gen_showtables.rank_multisets())
+    assert rank_max <= show._RANK_MASK
+    assert show._FLUSH_MASK >= 24 + 25 * 3  # suit codes of 4 hand cards + 25 * starter suit
