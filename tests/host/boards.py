@@ -6,6 +6,7 @@ import socket
 import subprocess
 import threading
 
+import simbuild
 from matchgen import history
 
 from board.journal import Journal
@@ -67,21 +68,19 @@ class LinkServer:
         self.stop()
 
 
-SIM = os.path.join(ROOT, "tools", "sim.py")
-PYTHON = os.path.join(ROOT, ".venv", "bin", "python")
-
-
 class Sim:
-    """The real firmware in the simulator (tools/sim.py, as `make sim`), headless, its link on a socket."""
+    """The real firmware in the simulator (tools/sim.py's launcher, as `make sim`, built into this test
+    process's own folder: simbuild), headless, its link on a socket."""
 
     def __init__(self, data_dir, port=None, script=None, fresh=False, heap="1m"):
         self.port = port or free_port()
         self.url = "socket://127.0.0.1:%d" % self.port
-        cmd = [PYTHON, SIM, "--heap", heap, "--headless", "--data", data_dir, "--link", str(self.port)]
+        args = ["--heap", heap, "--headless", "--data", data_dir, "--link", str(self.port)]
         if script:
-            cmd += ["--script", script]
+            args += ["--script", script]
         if fresh:
-            cmd.append("--fresh")
+            args.append("--fresh")
+        cmd = simbuild.command(*args)
         self.log = []
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT)

@@ -3,17 +3,16 @@
 import os
 import re
 import subprocess
-import sys
 
 import pytest
+import simbuild
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(ROOT, "sim", "match3.script")
 
 
 def run_sim(data, *args, timeout=600):
-    cmd = [sys.executable, os.path.join(ROOT, "tools", "sim.py"), "--headless", "--data", str(data)]
-    cmd += list(args)
+    cmd = simbuild.command("--headless", "--data", str(data), *args)
     return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
 
 

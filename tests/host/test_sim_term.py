@@ -9,6 +9,8 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path[:0] = [os.path.join(ROOT, "firmware")]
 
+import simbuild  # noqa: E402
+
 from board import boardfile  # noqa: E402
 from hal import term  # noqa: E402
 
@@ -75,8 +77,8 @@ class Screen:
 def run_drawn(tmp_path, script_text):
     script = tmp_path / "s.script"
     script.write_text(script_text)
-    cmd = [sys.executable, os.path.join(ROOT, "tools", "sim.py"), "--script", str(script), "--fast",
-           "--link", "0", "--data", str(tmp_path / "data"), "--fresh"]
+    cmd = simbuild.command("--script", str(script), "--fast", "--link", "0", "--data", str(tmp_path / "data"),
+                           "--fresh")
     # stdin stays open (a pipe, no keys): the script types; stdout is not a terminal, so the raw
     # mode is skipped but everything is drawn.
     p = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)

@@ -1,0 +1,35 @@
+# Regression: tests that start the simulator compiled it into the one shared build/sim (tools/sim.py's
+# DEST), so two test processes at once raced: one rewrote or pruned .mpy files while the other's sim
+# imported them. Each test process now builds into its own temporary folder (tests/host/simbuild.py).
+import os
+import subprocess
+import sys
+
+import simbuild
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _main_py(cmd):
+    return [a for a in cmd if a.endswith("main.py")][0]
+
+
+def test_parallel_test_runs_do_not_share_build_sim():
+    mine = _main_py(simbuild.command("--headless", "--link", "0"))
+    assert os.path.dirname(mine) == simbuild.build_dir()
+    assert not mine.startswith(os.path.join(simbuild.ROOT, "build") + os.sep)
+    assert os.path.exists(mine)
+    # Another test process (pytest in a second terminal) gets a folder of its own, gone when it ends.
+    code = "import simbuild; print([a for a in simbuild.command('--headless') if a.endswith('main.py')][0])"
+    r = subprocess.run([sys.executable, "-c", code], cwd=HERE, capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, PYTHONPATH=HERE))
+    assert r.returncode == 0, r.stderr
+    theirs = r.stdout.strip()
+    assert theirs.endswith("main.py") and os.path.dirname(theirs) != os.path.dirname(mine)
+    assert not os.path.exists(os.path.dirname(theirs))  # removed when that process ended
+
+
+def test_the_launcher_still_scales_the_heap_and_names_the_board():
+    cmd = simbuild.command("--heap", "200k", "--headless", "--link", "0")
+    assert cmd[1:3] == ["-X", "heapsize=%d" % int(200 * 1024 * simbuild.launcher.HEAP_RATIO)]
+    assert cmd[cmd.index("--board") + 1].endswith(os.path.join("hardware", "board.json"))
