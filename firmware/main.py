@@ -18,7 +18,32 @@ def _refuse(message, hal_mod, path):
         show(message, path)
 
 
+# Every printable ASCII character, to be interned at boot (see _intern_chars).
+_ASCII = " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~"
+
+
+def _intern_chars():
+    """Intern the one-character strings now, while the heap is calm.
+
+    MicroPython interns a one-character str the first time indexing or iteration makes it ("KH"[0]),
+    and a new interned string can need a whole new qstr pool: twice the last one, 1280 entries
+    (~8 KB on a Pico, 14 KB here) in one block. Made in a fragmented heap mid-game, that failed
+    every pass that formatted a card; made here, it never happens after boot."""
+    for _c in _ASCII:
+        pass
+
+
+def _drop(name):
+    """Forget a module once it is done with: its code and tables go back to the heap at the next gc."""
+    sys.modules.pop(name, None)
+    package, attr = name.rsplit(".", 1)
+    parent = sys.modules.get(package)
+    if parent is not None and hasattr(parent, attr):
+        delattr(parent, attr)  # the package keeps its submodules as attributes
+
+
 def main(argv):
+    _intern_chars()  # first: their qstrs go in among the code's, before any state
     if sys.platform == "rp2":
         from hal import rp2 as hal_mod
 
@@ -30,21 +55,30 @@ def main(argv):
         options = hal_mod.parse_args(argv)
         path = options["board"] or _here() + "/../hardware/board.json"
 
-    # Every module's code first, the state built after: code loaded late lands in whatever holes
+    # The board file first, in a heap still empty: reading and checking it peaks at ~30 KB here
+    # (the JSON as dicts and lists), and its validator (~20 KB of code) is dropped once it has
+    # filled the Board (board/boarddef.py), so the code loaded next fills the holes both leave.
+    # Only a drawn sim keeps the layout: the firmware never draws the board.
+    from board import boardfile
+
+    try:
+        board_def = boardfile.load(path, layout=options.get("layout", False))
+    except boardfile.BoardFileError as e:
+        _refuse(str(e), hal_mod, path)
+        return 2
+    boardfile = None
+    _drop("board.boardfile")
+    gc.collect()
+
+    # Then every module's code, the state built after: code loaded late lands in whatever holes
     # the state left, and a fragmented heap refuses a 1.3 KB import with 100 KB free.
-    from board import app, boardfile
+    from board import app
 
     try:
         import board.link  # noqa: F401 (the app imports it when the link starts)
     except ImportError:
         pass
     gc.collect()
-
-    try:
-        board_def = boardfile.load(path)
-    except boardfile.BoardFileError as e:
-        _refuse(str(e), hal_mod, path)
-        return 2
 
     hal = hal_mod.make(board_def, options)
     gc.collect()

@@ -1,10 +1,15 @@
 # Loads and checks hardware/board.json, the one description of the board (DESIGN rule 4).
 #
 # API (read these attributes; nothing else in the firmware names a pin or an LED index):
-#   board = load(path_or_dict, name="board.json")  -> Board, or raises BoardFileError naming the field
+#   board = load(path_or_dict, name="board.json", layout=True)
+#       -> Board (board/boarddef.py), or raises BoardFileError naming the field. layout=False drops
+#       the layout data once checked (the firmware never draws the board: 5 KB less on the heap).
 #   read(path) -> the raw dict (for tests and tools that edit a copy)
+# This module is only the validator: main.py drops it from sys.modules after boot (its code is
+# ~20 KB of a Pico's heap); Board and BoardFileError live in boarddef.py and are re-exported here.
 #
-# Board attributes (plain data; side 0..sides-1, hole 1..120 is index hole-1):
+# Board attributes (plain data; side 0..sides-1, hole 1..120 is index hole-1; the per-side hole maps
+# led_track, led_start, led_record, sensor_track, sensor_start are tuples of array("H")):
 #   name, id, format                 strings / int from the file
 #   sides                            number of tracks (2 or 3)
 #   pins                             dict role -> GPIO number (or list), exactly as in the file
@@ -34,12 +39,14 @@
 #   brightness                       default brightness 0..255
 #   power                            dict: supply_ma, budget_ma, idle_ma_per_led, ma_per_channel,
 #                                    mcu_ma, display_ma (see board/power.py, all estimates)
-#   layout                           dict of physical layout data (mm), see hardware/README.md
+#   layout                           dict of physical layout data (mm), see hardware/README.md;
+#                                    None when loaded with layout=False
 #   position(kind, side, i)          (x, y) in mm of a hole: kind "track" (i = hole 1..120), "start",
 #                                    "record" (i from 0), "dealer", "game" (side, i ignored)
 import json
+from array import array
 
-from cribbage.errors import CribError
+from board.boarddef import Board, BoardFileError
 
 KEYS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K",
         "S", "H", "D", "C", "OK", "UNDO", "MENU")
@@ -52,10 +59,6 @@ _I2C_SCL = ((1, 5, 9, 13, 17, 21), (3, 7, 11, 15, 19, 27))
 _SPI_SCK = ((2, 6, 18), (10, 14, 26))
 _SPI_MOSI = ((3, 7, 19), (11, 15, 27))
 _SPI_MISO = ((0, 4, 16, 20), (8, 12, 28))
-
-
-class BoardFileError(CribError):
-    """The board file is unusable; the message names the file and the field."""
 
 
 def read(path):
@@ -147,64 +150,10 @@ class _Claims:
         self.owner[value] = (self.section, parts)
 
 
-class Board:
-    """The checked board definition; see the module comment for the attributes."""
+def load(src, name="board.json", layout=True):
+    """Read (a path) or take (a dict) the board definition, check all of it, return a Board.
 
-    def __init__(self):
-        # Filled in by load(); listed here so every attribute has one home.
-        self.format = 0
-        self.name = self.id = ""
-        self.sides = self.led_count = self.record_count = self.led_game = 0
-        self.pins = {}
-        self.led_type = self.led_order = ""
-        self.led_pins = []
-        self.led_chains = []
-        self.led_chain_start = []
-        self.led_power_pin = None
-        self.led_track = []
-        self.led_start = []
-        self.led_record = []
-        self.led_dealer = []
-        self.sensor_kind = ""
-        self.sensor_chips = self.sensor_bits = self.sensor_spi = self.sensor_baud = self.sensor_game = 0
-        self.sensor_active_low = True
-        self.sensor_track = []
-        self.sensor_start = []
-        self.sensor_fixed = []
-        self.key_rows = []
-        self.key_cols = []
-        self.key_names = []
-        self.display = {}
-        self.side_names = []
-        self.colours = []
-        self.brightness = 0
-        self.power = {}
-        self.layout = {}
-
-    def position(self, kind, side=0, i=0):
-        lay = self.layout
-        if kind == "track":
-            k = i - 1
-            leg = lay["legs"][k // lay["leg"]]
-            k %= lay["leg"]
-            x = leg["x"] + leg["dir"] * (k * lay["pitch"] + (k // lay["group"]) * lay["group_gap"])
-            return (x, leg["y"] + leg["lanes"][side] * lay["lane_pitch"])
-        if kind == "start":
-            p = lay["start"][side][i]
-            return (p[0], p[1])
-        if kind == "game":
-            return (lay["game"][0], lay["game"][1])
-        if kind == "record":
-            r = lay["record"][side]
-            return (r["x"] + i * r["pitch"], r["y"])
-        if kind == "dealer":
-            p = lay["dealer"][side]
-            return (p[0], p[1])
-        raise BoardFileError("no hole kind %r" % (kind,))
-
-
-def load(src, name="board.json"):
-    """Read (a path) or take (a dict) the board definition, check all of it, return a Board."""
+    layout=False: the layout is checked but not kept (Board.position then refuses)."""
     if isinstance(src, str):
         name = src.rsplit("/", 1)[-1]
         try:
@@ -228,6 +177,8 @@ def load(src, name="board.json"):
     _sides(chk, src, b)
     _power(chk, src, b)
     _layout(chk, src, b)
+    if not layout:
+        b.layout = None
     return b
 
 
@@ -261,13 +212,14 @@ def _pins(chk, src, b):
 
 
 def _side_lists(chk, sec, key, sides, n, claims, base):
+    """A per-side list of LED indices or sensor bits, checked -> tuple of array("H") a side."""
     rows = chk.list_(chk.get(sec, key, base), base + "." + key, sides)
     for s in range(sides):
         row = chk.list_(rows[s], "%s.%s[%d]" % (base, key, s), n)
         for i in range(len(row)):
-            chk.int_(row[i], "%s.%s[%d][%d]" % (base, key, s, i))
+            chk.int_(row[i], "%s.%s[%d][%d]" % (base, key, s, i))  # and claim: 0..chain size
             claims.claim(row[i], (key, s, i))
-    return rows
+    return tuple([array("H", rows[s]) for s in range(sides)])
 
 
 def _leds(chk, src, b):
@@ -353,6 +305,7 @@ def _keys(chk, src, b):
                 if k in seen:
                     chk.fail(field, "key %r used twice (also %s)" % (k, seen[k]))
                 seen[k] = field
+                k = KEYS[KEYS.index(k)]  # the interned name, not a copy read from the file
             names.append(k)
     for k in KEYS:
         if k not in seen:

@@ -59,6 +59,7 @@ def parse_args(argv):
         o["fast"] = o["headless"]
     if o["link"] is None:
         o["link"] = 0 if o["headless"] else LINK_PORT
+    o["layout"] = not o["headless"]  # the terminal drawing needs the board's layout; main.py loads it
     return o
 
 

@@ -34,8 +34,8 @@ def test_every_hole_has_one_led_and_one_sensor():
     leds = [b.led_game] + b.led_dealer
     bits = [b.sensor_game]
     for s in range(b.sides):
-        leds += b.led_track[s] + b.led_start[s] + b.led_record[s]
-        bits += b.sensor_track[s] + b.sensor_start[s]
+        leds += list(b.led_track[s]) + list(b.led_start[s]) + list(b.led_record[s])
+        bits += list(b.sensor_track[s]) + list(b.sensor_start[s])
         assert len(b.led_track[s]) == len(b.sensor_track[s]) == 120
     assert sorted(leds) == list(range(b.led_count))
     assert len(set(bits + [bit for bit, _ in b.sensor_fixed])) == len(bits) + len(b.sensor_fixed)

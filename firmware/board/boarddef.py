@@ -1,0 +1,67 @@
+# The checked board definition as compact plain data (Board); boardfile.py is the validator that fills it.
+# Kept apart so main.py can drop the validator's code from the heap after boot: only this stays.
+# The attributes are documented at the top of boardfile.py. Hole maps are array("H") (2 bytes an
+# entry instead of an 8-byte list slot and a boxed int on a 64-bit port).
+from cribbage.errors import CribError
+
+
+class BoardFileError(CribError):
+    """The board file is unusable; the message names the file and the field."""
+
+
+class Board:
+    """The checked board definition; see boardfile.py's module comment for the attributes."""
+
+    def __init__(self):
+        # Filled in by boardfile.load(); listed here so every attribute has one home.
+        self.format = 0
+        self.name = self.id = ""
+        self.sides = self.led_count = self.record_count = self.led_game = 0
+        self.pins = {}
+        self.led_type = self.led_order = ""
+        self.led_pins = []
+        self.led_chains = []
+        self.led_chain_start = []
+        self.led_power_pin = None
+        self.led_track = ()
+        self.led_start = ()
+        self.led_record = ()
+        self.led_dealer = []
+        self.sensor_kind = ""
+        self.sensor_chips = self.sensor_bits = self.sensor_spi = self.sensor_baud = self.sensor_game = 0
+        self.sensor_active_low = True
+        self.sensor_track = ()
+        self.sensor_start = ()
+        self.sensor_fixed = []
+        self.key_rows = []
+        self.key_cols = []
+        self.key_names = []
+        self.display = {}
+        self.side_names = []
+        self.colours = []
+        self.brightness = 0
+        self.power = {}
+        self.layout = None  # only when loaded with layout=True (drawings, the drawn sim)
+
+    def position(self, kind, side=0, i=0):
+        lay = self.layout
+        if lay is None:
+            raise BoardFileError("board layout not loaded (boardfile.load(..., layout=True))")
+        if kind == "track":
+            k = i - 1
+            leg = lay["legs"][k // lay["leg"]]
+            k %= lay["leg"]
+            x = leg["x"] + leg["dir"] * (k * lay["pitch"] + (k // lay["group"]) * lay["group_gap"])
+            return (x, leg["y"] + leg["lanes"][side] * lay["lane_pitch"])
+        if kind == "start":
+            p = lay["start"][side][i]
+            return (p[0], p[1])
+        if kind == "game":
+            return (lay["game"][0], lay["game"][1])
+        if kind == "record":
+            r = lay["record"][side]
+            return (r["x"] + i * r["pitch"], r["y"])
+        if kind == "dealer":
+            p = lay["dealer"][side]
+            return (p[0], p[1])
+        raise BoardFileError("no hole kind %r" % (kind,))
