@@ -310,3 +310,11 @@ def test_full_two_handed_play():
     awards = lay_all(p, "1:JD 0:9C")
     assert awards == [(0, "last card", 1)]
     assert p.over
+
+
+def test_fifteen_for_fifteen():
+    # The most one card can peg: a double pair royal making 15 with the last card of the play.
+    p = Play(cards_each=3)
+    awards = lay_all(p, "1:9S 0:2H 1:AS 0:AH 1:AD 0:AC")
+    assert awards[-3:] == [(0, "fifteen", 2), (0, "double pair royal", 12), (0, "last card", 1)]
+    assert sum(pts for seat, _r, pts in awards if seat == 0) == 2 + 15
