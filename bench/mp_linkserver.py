@@ -49,17 +49,25 @@ def serve(path, port, seconds):
         poll.register(client, select.POLLIN)
         lines = LineBuffer()
         link.disconnect()
-        while True:
+        gone = []
+
+        def readinto(buf, client=client, poll=poll, gone=gone):
+            if not poll.poll(0):
+                return 0
+            data = client.recv(len(buf))
+            if not data:
+                gone.append(True)
+                return 0
+            buf[: len(data)] = data
+            return len(data)
+
+        while not gone:
             if not poll.poll(200):
                 if time.time() >= end:
                     break
                 continue
-            data = client.recv(4096)
-            if not data:
-                break
-            lines.feed(data)
             while True:
-                line = lines.read_line()
+                line = lines.read_line(readinto)  # as the HALs do: one line read at a time
                 if line is None:
                     break
                 for out in link.handle(line):

@@ -1,53 +1,89 @@
-# Bytes from a serial stream -> whole lines, in one buffer allocated once (the link's read_line()).
-# An overlong line is cut at `limit` bytes and handed on as it is (the protocol answers it with an
-# error), and the rest of it up to its newline is dropped, so a flood of noise cannot grow the heap.
+# A serial stream -> one whole line at a time, in buffers allocated once (the link's read_line()).
+# Input is read only until a line is ready: the rest stays in the USB/TCP buffer, so a host that
+# floods the port fills its own send buffer, not the board's heap (docs/protocol.md, back-pressure).
+# A line over the limit is discarded up to its newline and handed on once, cut to limit + 1 bytes,
+# so the link answers it with one too-long error.
+
+MAX_LINE = 1024  # docs/protocol.md: the most bytes of a request line, without its newline
 
 
 class LineBuffer:
-    def __init__(self, limit=2048):
+    """read_line(readinto) -> the next whole line or None, reading the stream no further than it.
+
+    `chunk` bytes are read at a time and what follows a line's newline waits in the chunk for the next
+    call: so at most one chunk is read ahead (1 on a stream whose readinto blocks until the buffer
+    is full, like the Pico's stdin). A call takes at most `budget` bytes from the stream, so even an
+    endless line without a newline costs each pass a bounded amount of work.
+    """
+
+    def __init__(self, limit=MAX_LINE, chunk=256):
         self.limit = limit
-        self._buf = bytearray(limit)
+        self._buf = bytearray(limit + 1)  # one over: a longer line reaches the link as too long
+        self._line = memoryview(self._buf)
         self._n = 0
-        self._skipping = False  # inside the tail of a line already handed on cut short
-        self._ready = []  # finished lines not yet read (small: read_line drains it every poll)
+        self._skipping = False  # inside a line already over the limit: dropped up to its newline
+        self._chunk = bytearray(chunk)
+        self._ahead = memoryview(self._chunk)
+        self._pos = 0  # the unread bytes of the chunk: [_pos, _end)
+        self._end = 0
+        self.budget = 2 * (limit + 1) + chunk
 
-    def feed(self, data):
-        """Take the bytes just read; finished lines wait for read_line()."""
-        for i in range(len(data)):
-            b = data[i]
-            if b == 10:  # "\n"
-                if self._skipping:
-                    self._skipping = False
-                else:
-                    self._finish()
-                continue
-            if self._skipping:
-                continue
-            if self._n == self.limit:
-                self._finish()
+    def reset(self):
+        """Forget a half line and what was read ahead (a new host connected)."""
+        self._n = 0
+        self._skipping = False
+        self._pos = self._end = 0
+
+    def read_line(self, readinto):
+        """The next line: str (bytes if it is not UTF-8, for the link to refuse), no newline, a CR
+        before it dropped; or None when no whole line has arrived yet.
+
+        readinto(buf) -> the number of bytes it put in buf now (0 or None: nothing waiting); it is
+        only called while no line is finished.
+        """
+        taken = 0
+        while True:
+            if self._pos < self._end:
+                line = self._take()
+                if line is not None:
+                    return line
+            if taken + len(self._chunk) > self.budget:
+                return None  # the rest of a very long line next pass
+            n = readinto(self._chunk)
+            if not n:
+                return None
+            self._pos = 0
+            self._end = n
+            taken += n
+
+    def _take(self):
+        """Move read-ahead bytes into the line up to the first newline; the line once it is whole."""
+        pos = self._pos
+        end = self._end
+        nl = self._chunk.find(b"\n", pos, end)
+        stop = end if nl < 0 else nl
+        if not self._skipping:
+            k = stop - pos
+            room = len(self._buf) - self._n
+            if k > room:
+                k = room
                 self._skipping = True
-                continue
-            self._buf[self._n] = b
-            self._n += 1
-
-    def _finish(self):
+            if k:
+                self._line[self._n : self._n + k] = self._ahead[pos : pos + k]
+                self._n += k
+        if nl < 0:
+            self._pos = end
+            return None
+        self._pos = nl + 1
         n = self._n
+        over = self._skipping
+        self._n = 0
+        self._skipping = False
+        if over:
+            return bytes(self._buf)  # limit + 1 bytes, CR and all: the link calls it too long
         if n and self._buf[n - 1] == 13:  # "\r\n" from a terminal
             n -= 1
-        self._ready.append(_text(self._buf, n))
-        self._n = 0
-
-    def read_line(self):
-        """The oldest finished line (str, no newline) or None."""
-        if self._ready:
-            return self._ready.pop(0)
-        return None
-
-
-def _text(buf, n):
-    raw = bytes(buf[:n])
-    try:
-        return raw.decode()
-    except UnicodeError:
-        # Binary noise still becomes a line, so the protocol can answer it with an error.
-        return "".join(chr(b) if b < 128 else "?" for b in raw)
+        try:
+            return str(self._line[:n], "utf-8")
+        except UnicodeError:
+            return bytes(self._line[:n])  # binary noise is still a line, which the link refuses

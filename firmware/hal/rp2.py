@@ -96,7 +96,11 @@ class Display:
 
 
 class UsbLink:
-    """hal.link over the USB CDC serial port the REPL also uses (placeholder until issue 5)."""
+    """hal.link over the USB CDC serial port the REPL also uses (docs/protocol.md).
+
+    read_line() reads only until one line is whole and leaves the rest in the USB buffer, so a host
+    that floods the port is held back by USB flow control instead of filling the heap.
+    """
 
     def __init__(self, stream_in=None, stream_out=None):
         self._in = stream_in if stream_in is not None else sys.stdin
@@ -104,8 +108,8 @@ class UsbLink:
         # Bytes, not text: the binary stream under sys.stdin where there is one.
         self._reader = getattr(self._in, "buffer", self._in)
         self._writer = getattr(self._out, "buffer", self._out)
-        self._lines = LineBuffer()
-        self._byte = bytearray(1)
+        # A byte at a time: stdin's readinto blocks until the whole buffer is filled.
+        self._lines = LineBuffer(chunk=1)
         self._poll = None
         self._polled = stream_in is None
 
@@ -120,13 +124,13 @@ class UsbLink:
             return True
         return False
 
+    def _readinto(self, buf):
+        if not self._ready():
+            return 0
+        return self._reader.readinto(buf)  # pyright: ignore[reportAttributeAccessIssue]
+
     def read_line(self):
-        byte = self._byte
-        while self._ready():
-            if not self._reader.readinto(byte):  # pyright: ignore[reportAttributeAccessIssue]
-                break
-            self._lines.feed(byte)
-        return self._lines.read_line()
+        return self._lines.read_line(self._readinto)
 
     def write(self, data):
         self._writer.write(data)

@@ -139,7 +139,11 @@ class NoLink:
 
 
 class SocketLink:
-    """hal.link in the sim: a TCP server on localhost that pyserial's socket:// URL opens."""
+    """hal.link in the sim: a TCP server on localhost that pyserial's socket:// URL opens.
+
+    read_line() reads the socket only until one line is whole (LineBuffer), so a flooding host waits
+    in its own send buffer.
+    """
 
     def __init__(self, port, log):
         import socket
@@ -164,7 +168,7 @@ class SocketLink:
             self._drop()
         self._client = client
         self._poll.register(client, select.POLLIN)
-        self._lines = LineBuffer()
+        self._lines.reset()
         self._log("link: laptop connected")
 
     def _drop(self):
@@ -176,18 +180,25 @@ class SocketLink:
         self._client = None
         self._log("link: laptop gone")
 
+    def _readinto(self, buf):
+        client = self._client
+        if client is None or not self._poll.poll(0):
+            return 0
+        try:
+            data = client.recv(len(buf))
+        except OSError:
+            data = b""
+        if not data:
+            self._drop()
+            return 0
+        buf[: len(data)] = data
+        return len(data)
+
     def read_line(self):
         self._accept()
-        while self._client is not None and self._poll.poll(0):
-            try:
-                data = self._client.recv(512)
-            except OSError:
-                data = b""
-            if not data:
-                self._drop()
-                break
-            self._lines.feed(data)
-        return self._lines.read_line()
+        if self._client is None:
+            return None
+        return self._lines.read_line(self._readinto)
 
     def write(self, data):
         if self._client is None:

@@ -196,6 +196,37 @@ def test_link_reads_whole_lines_and_writes_bytes():
         rp2fakes.uninstall()
 
 
+def test_link_flood_leaves_all_but_one_line_in_the_usb_buffer():
+    """Regression (link flood): read_line() drained all input at once into a queue of lines, so a
+    600 KB burst filled the heap; it now reads a byte at a time only until one line is whole."""
+    rp2fakes.install()
+    try:
+        hal_rp2 = rp2fakes.hal_module("rp2")
+
+        class Usb:
+            def __init__(self, data):
+                self.data = data
+                self.pos = 0
+
+            def readinto(self, buf):
+                n = min(len(buf), len(self.data) - self.pos)
+                buf[:n] = self.data[self.pos : self.pos + n]
+                self.pos += n
+                return n
+
+        line = b'{"id":1,"op":"hello","pad":"' + b"p" * 170 + b'"}'
+        usb = Usb((line + b"\n") * 3000)
+        link = hal_rp2.UsbLink(usb, usb)
+        link._ready = lambda: usb.pos < len(usb.data)
+        assert link.read_line() == line.decode()
+        assert usb.pos == len(line) + 1  # not a byte more: 2,999 lines wait in the USB buffer
+        for _ in range(2999):
+            assert link.read_line() == line.decode()
+        assert link.read_line() is None
+    finally:
+        rp2fakes.uninstall()
+
+
 def test_a_refused_board_file_is_named_on_the_display():
     m, _, o = rp2fakes.install()
     try:
