@@ -40,6 +40,7 @@ class App:
     scan_ms = 5
     frame_ms = 20
     save_ms = 100
+    link_lines = 8  # link requests answered a pass, at most: a sync moves on, the pass stays short
 
     def __init__(self, hal, board_def, settings=None):
         self.hal = hal
@@ -309,8 +310,10 @@ class App:
         link = self.link
         if link is None:
             return
-        line = hal.link.read_line()
-        if line is not None:
+        for _ in range(self.link_lines):
+            line = hal.link.read_line()
+            if line is None:
+                break
             for out in link.handle(line, now):
                 hal.link.write(out)
         for out in link.pushes():

@@ -67,3 +67,25 @@ def test_subscriber_hears_each_event_as_it_is_journalled():
         assert pushed and pushed[-1]["event"] == {"t": "peg", "s": 1, "n": 4, "why": "play"}
     finally:
         s.close()
+
+
+def _replies(s):
+    return [m for m in _sent(s) if "id" in m]
+
+
+def test_app_answers_up_to_8_link_lines_a_pass_not_1():
+    """Regression: the app read one link line per pass (10 a second at save_ms), so a paged sync or a
+    host's burst crawled; it now answers up to App.link_lines (8) a pass, and no more."""
+    s = _linked()
+    try:
+        assert s.app.link_lines == 8
+        start = len(_replies(s))
+        s.hal.link.inbox.extend(json.dumps({"id": i, "op": "hello"}) for i in range(20))
+        counts = []
+        for _ in range(4):
+            s.app.save(s.hal.now)  # one pass of the link task
+            counts.append(len(_replies(s)) - start)
+        assert counts == [8, 16, 20, 20]
+        assert [m["id"] for m in _replies(s)[start:]] == list(range(20))
+    finally:
+        s.close()

@@ -10,7 +10,7 @@ from linkfuzz import bad_line
 from board.link import LineReader, Link
 
 N_LINES = 30000
-N_SIM = 10000  # the whole app answers one line per pass of its loop
+N_SIM = 10000  # the whole app answers up to 8 lines per pass of its loop
 
 
 def make_board():
