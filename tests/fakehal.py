@@ -139,6 +139,9 @@ class FakeHal:
         self.dog = None
         self._watchdog_ok = watchdog
 
+    def board_uid(self):
+        return "f00dfeedc0ffee01"  # hex, as machine.unique_id() on a Pico
+
     # clock
     def ticks_ms(self):
         return self.now

@@ -295,7 +295,7 @@ class App:
         self.link = Link(
             self.journal,
             self.match,
-            board_id=self.board.id,
+            board_id=self.hal.board_uid(),  # the chip's id, not board.json's name that boards share
             firmware=FIRMWARE,
             form=self.settings["form"],
             settings=self.settings,

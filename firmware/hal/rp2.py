@@ -179,6 +179,10 @@ class Hal:
         self.display = Display(_oled(b.display, self.log), self.log)
         self.link = UsbLink()
 
+    def board_uid(self):
+        """The board's identity for the laptop's history: hex of the chip's unique id."""
+        return self.unique_id
+
     def ticks_ms(self):
         return time.ticks_ms()
 

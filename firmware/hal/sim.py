@@ -140,6 +140,9 @@ class SimHal:
 
     # ---- the HAL contract -------------------------------------------------------------------
 
+    def board_uid(self):
+        return simparts.board_uid(self.storage_dir)  # machine.unique_id()'s stand-in, kept on the flash
+
     def ticks_ms(self):
         return self.clock.ticks_ms()
 

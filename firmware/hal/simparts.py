@@ -209,6 +209,29 @@ class SocketLink:
             self._drop()
 
 
+UID_FILE = "/board_uid"
+
+
+def board_uid(storage_dir):
+    """The sim's stand-in for machine.unique_id(): 8 random bytes in hex, made the first time and
+    kept in the sim's flash, so one flash image is one board to the laptop (and --fresh, a new
+    image with a new journal, is another), never the board file's name that every sim shares."""
+    path = storage_dir + UID_FILE
+    try:
+        with open(path) as f:
+            uid = f.read().strip()
+        if len(uid) == 16:
+            return uid
+    except OSError:
+        pass  # first boot of this image
+    import os
+
+    uid = "".join("%02x" % b for b in os.urandom(8))
+    with open(path, "w") as f:
+        f.write(uid + "\n")
+    return uid
+
+
 class SimWatchdog:
     def __init__(self, hal, timeout_ms):
         self._hal = hal

@@ -89,3 +89,16 @@ def test_app_answers_up_to_8_link_lines_a_pass_not_1():
         assert [m["id"] for m in _replies(s)[start:]] == list(range(20))
     finally:
         s.close()
+
+
+def test_hello_names_the_chip_not_the_board_files_id():
+    """Regression: hello's "board" was board.json's "id", the same on every board built from it."""
+    s = _linked()
+    try:
+        s.hal.link.inbox.append(json.dumps({"id": "h", "op": "hello"}))
+        s.wait(100)
+        hello = [m for m in _sent(s) if m.get("id") == "h"][0]
+        assert hello["board"] == s.hal.board_uid() == "f00dfeedc0ffee01"
+        assert hello["board"] != s.board.id
+    finally:
+        s.close()
