@@ -72,27 +72,44 @@ def show_total(c0, c1, c2, c3, starter, crib=False):
 
 # ---- the itemised show ------------------------------------------------------------------------------
 
+# One string, split only when a count is spoken: a list of 30 strings would sit on the heap.
 _WORDS = (
     "nothing one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
     "sixteen seventeen eighteen nineteen twenty twenty-one twenty-two twenty-three twenty-four "
     "twenty-five twenty-six twenty-seven twenty-eight twenty-nine"
-).split()
+)
 _COUNT_WORDS = ("", "", "two", "three", "four", "five")
 
 
-def _subsets(n):
-    # Index tuples of every subset of 2 or more of n cards (where fifteens hide), smallest first
-    # as players count them.
-    out = []
+def _fifteen_masks(n):
+    # Bit masks of every subset of 2 or more of n cards (where fifteens hide), smallest subsets
+    # first as players count them; kept as bytes, a few dozen of them, not tuples on the heap.
+    out = bytearray()
     for size in range(2, n + 1):
         for mask in range(1, 1 << n):
-            idx = tuple(i for i in range(n) if mask >> i & 1)
-            if len(idx) == size:
-                out.append(idx)
-    return tuple(out)
+            bits = 0
+            for i in range(n):
+                bits += mask >> i & 1
+            if bits == size:
+                out.append(mask)
+    return bytes(out)
 
 
-_SUBSETS = {4: _subsets(4), 5: _subsets(5)}
+_MASKS = (b"", b"", b"", b"", _fifteen_masks(4), _fifteen_masks(5))
+
+
+def _lowest_cards():
+    # out[mask]: index of the lowest card in a mask of up to 5 cards
+    out = bytearray(32)
+    for mask in range(1, 32):
+        i = 0
+        while not mask >> i & 1:
+            i += 1
+        out[mask] = i
+    return bytes(out)
+
+
+_LOWEST = _lowest_cards()
 
 
 class Item:
@@ -152,6 +169,7 @@ class Show:
 
     def spoken(self):
         """The count as players say it: "fifteen two, fifteen four, a pair is six, and ..."."""
+        words = _WORDS.split()
         phrases = []
         running = 0
         pairs_said = False
@@ -161,7 +179,7 @@ class Show:
             kind = items[i].kind
             if kind == "fifteen":
                 running += 2
-                phrases.append("fifteen " + _WORDS[running])
+                phrases.append("fifteen " + words[running])
                 i += 1
                 continue
             j = i + 1
@@ -187,7 +205,7 @@ class Show:
                 lead, name = "", "one for his nobs"
             for item in items[i:j]:
                 running += item.points
-            phrases.append("%s%s is %s" % (lead, name, _WORDS[running]))
+            phrases.append("%s%s is %s" % (lead, name, words[running]))
             i = j
         if not phrases:
             return "nineteen (nothing)"
@@ -235,13 +253,15 @@ def score_show(hand, starter, crib=False, five_card=False):
     hand, starter = _check(hand, starter, crib, five_card)
     cards = hand + [starter]
     items = []
+    n = len(cards)
+    # sums[mask]: pips of the cards in mask, each built from a smaller mask plus its lowest card
     pips = [pip(c) for c in cards]
-    for idx in _SUBSETS[len(cards)]:
-        total = 0
-        for i in idx:
-            total += pips[i]
-        if total == 15:
-            items.append(Item("fifteen", 2, [cards[i] for i in idx]))
+    sums = [0] * (1 << n)
+    for mask in range(1, 1 << n):
+        sums[mask] = sums[mask & (mask - 1)] + pips[_LOWEST[mask]]
+    for mask in _MASKS[n]:
+        if sums[mask] == 15:
+            items.append(Item("fifteen", 2, [cards[i] for i in range(n) if mask >> i & 1]))
     by_rank = [[] for _ in range(13)]
     for c in cards:
         by_rank[c >> 2].append(c)
