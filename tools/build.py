@@ -78,6 +78,35 @@ def compile_tree(dest, march=None, exclude=(), opt=None):
     return files
 
 
+def romfs_image(dest, out):
+    """A ROMFS image (MicroPython's read-only, memory-mapped filesystem) of every .mpy under dest, in
+    the same folders, main.py left out (the board runs it from littlefs). Written to out only when it
+    changed; -> its size in bytes. On a board with a ROM partition this is what `mpremote romfs
+    deploy` puts in flash, and the .mpy bytecode runs from there in place instead of being copied
+    to the heap (see docs/memory.md)."""
+    from mpremote.romfs import VfsRomWriter
+
+    writer = VfsRomWriter()
+
+    def add(folder):
+        for name in sorted(os.listdir(folder)):
+            path = os.path.join(folder, name)
+            if os.path.isdir(path):
+                writer.opendir(name)
+                add(path)
+                writer.closedir()
+            elif name.endswith(".mpy"):
+                with open(path, "rb") as f:
+                    writer.mkfile(name, f.read())
+
+    add(dest)
+    image = writer.finalise()
+    if _read(out, "rb") != image:
+        with open(out, "wb") as f:
+            f.write(image)
+    return len(image)
+
+
 def _read(path, mode):
     if not os.path.exists(path):
         return None

@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import build  # noqa: E402
 
 OWNED_DIRS = ("board", "cribbage", "hal")  # folders on the board that are all ours
-OWNED_FILES = ("main.py", "board.json")
+OWNED_FILES = ("main.py", "start.mpy", "board.json")  # start.py: the composition root main.py calls
 DRIVER = "lib/ssd1306.mpy"
 
 # Run on the board: print a JSON object {path: sha256 hex} of the files this deploy owns.

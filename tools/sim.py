@@ -1,5 +1,12 @@
 # `make sim`: compile the firmware as the Pico runs it (.mpy, main.py as source) and start it on the
-# MicroPython unix port with the sim HAL. Every option but --heap goes to the sim (see hal/sim.py).
+# MicroPython unix port with the sim HAL. Every option but --heap and --code goes to the sim as given
+# (see hal/sim.py); the sim also hears the heap it stands for, to report it in a Pico's terms.
+#
+# --code rom (default) runs the modules from a ROMFS image, as a Pico with a ROM partition does after
+# `make deploy` (or a build with the modules frozen): the bytecode stays in flash. The image is read
+# into a buffer allocated before anything else (tools/simboot.py) and the unix heap is grown by its
+# size and ROM_OVERHEAD, so the firmware still gets the heap asked for. --code ram loads the .mpy
+# files into the heap, as a stock Pico (no ROM partition) does. See docs/memory.md.
 #
 # --heap is the Pico's free heap (default 200k, a stock Pico's). This unix port is 64-bit: pointers
 # and GC blocks are twice the Pico's, so the same objects take more room. HEAP_RATIO is that
@@ -15,6 +22,14 @@ import build  # noqa: E402
 
 HEAP_RATIO = 1.42
 DEFAULT_HEAP = "200k"
+CODES = ("rom", "ram")
+DEFAULT_CODE = "rom"
+# Beside the image, what the ROM boot (tools/simboot.py: its own code, the mount) holds from the
+# unix heap before the firmware starts (measured: 1.9 KB); the sim logs the heap it hands over.
+ROM_OVERHEAD = 2 * 1024
+# The GC's own tables take about 1/80 of what -X heapsize gives (290816 bytes -> 287360 usable):
+# the heap grown for the image grows them too.
+GC_TABLES = 290816 / 287360
 # Drawing the board in the terminal builds strings the Pico never makes: a drawn sim gets this much
 # unix heap on top, so the firmware keeps the Pico's share (a --headless run gets none).
 DRAWING_HEAP = 96 * 1024
@@ -31,22 +46,33 @@ def parse_size(text):
     return int(digits) * scale
 
 
-def command(argv):
-    """-> (argv of the micropython process, Pico heap bytes, unix heap bytes)."""
-    heap = DEFAULT_HEAP
+def _options(argv):
+    """-> (heap text, code, the sim's own options)."""
+    found = {"heap": DEFAULT_HEAP, "code": DEFAULT_CODE}
     rest = []
     i = 0
     while i < len(argv):
-        if argv[i] == "--heap" and i + 1 < len(argv):
-            heap = argv[i + 1]
-            i += 2
-            continue
-        if argv[i].startswith("--heap="):
-            heap = argv[i].split("=", 1)[1]
-            i += 1
-            continue
+        name = argv[i][2:].split("=", 1)[0] if argv[i].startswith("--") else ""
+        if name in found:
+            if "=" in argv[i]:
+                found[name] = argv[i].split("=", 1)[1]
+                i += 1
+                continue
+            if i + 1 < len(argv):
+                found[name] = argv[i + 1]
+                i += 2
+                continue
         rest.append(argv[i])
         i += 1
+    if found["code"] not in CODES:
+        raise SystemExit("--code %r: give rom (the modules in flash) or ram (loaded into the heap)"
+                         % (found["code"],))
+    return found["heap"], found["code"], rest
+
+
+def command(argv):
+    """-> (argv of the micropython process, Pico heap bytes, unix heap bytes)."""
+    heap, code, rest = _options(argv)
     pico = parse_size(heap)
     unix = int(pico * HEAP_RATIO)
     if "--headless" not in rest:
@@ -60,15 +86,26 @@ def command(argv):
         board_args = []
     else:
         board_args = ["--board", board]
-    cmd = [mp, "-X", "heapsize=%d" % unix, os.path.join(DEST, "main.py")] + board_args + rest
-    return cmd, pico, unix
+    main_py = os.path.join(DEST, "main.py")
+    told = ["--heap", str(pico), "--ratio", "%.2f" % HEAP_RATIO, "--code", code]
+    if code == "rom":
+        image = os.path.join(DEST, "firmware.romfs")
+        size = build.romfs_image(DEST, image)
+        boot = os.path.join(build.ROOT, "tools", "simboot.py")
+        grown = unix + int((size + ROM_OVERHEAD) * GC_TABLES)
+        cmd = [mp, "-X", "heapsize=%d" % grown, boot, image, main_py]
+    else:
+        cmd = [mp, "-X", "heapsize=%d" % unix, main_py]
+    return cmd + board_args + told + rest, pico, unix
 
 
 def main(argv):
     cmd, pico, unix = command(argv)
     extra = " + %d KB for drawing" % (DRAWING_HEAP // 1024) if "--headless" not in argv else ""
-    print("sim: Pico heap %d KB = %d KB on this 64-bit unix port (x%.2f)%s"
-          % (pico // 1024, int(pico * HEAP_RATIO) // 1024, HEAP_RATIO, extra), flush=True)
+    code = _options(argv)[1]
+    where = "code in ROM (the image outside that heap)" if code == "rom" else "code in RAM"
+    print("sim: Pico heap %d KB = %d KB on this 64-bit unix port (x%.2f)%s, %s"
+          % (pico // 1024, int(pico * HEAP_RATIO) // 1024, HEAP_RATIO, extra, where), flush=True)
     os.execv(cmd[0], cmd)
 
 

@@ -20,6 +20,7 @@ the link every few tens of ms. No task exists before asyncio.run; a new event lo
 """
 
 import asyncio
+import gc
 
 from board import anims, display, edges, render, sensors
 from board.controller import P_LINK, P_PEG, Controller
@@ -30,6 +31,10 @@ from board.settings import Settings, tracks_for
 from cribbage import events
 from cribbage.errors import CribError
 from cribbage.game import Match
+
+# MicroPython only (gc.mem_free is its API): a collect at calm points keeps the heap tidy there, and
+# CPython's collector needs no help (a full collect per event would only slow the tests).
+_CALM_GC = hasattr(gc, "mem_free")
 
 FIRMWARE = "0.1.0"
 JOURNAL = "/journal.log"
@@ -69,6 +74,7 @@ class App:
         self._tracks = tracks_for(2, 0, board_def.sides)
         self._tracks_key = -1
         self.errors = 0
+        self._gc_due = False  # an event was committed: collect at the next save pass
         self.boot()
 
     # ---- journal and match ------------------------------------------------------------------
@@ -138,6 +144,7 @@ class App:
             raise CribError("flash write failed: not saved")
         if self.link is not None:
             self.link.appended(seq, line)  # a subscribed laptop hears it without a re-read
+        self._gc_due = True
         self._remember(done)
         self._celebrate(done, was_over)
         if self.journal.needs_compaction:
@@ -269,8 +276,21 @@ class App:
                     d.text(i, 0, rows[i])
                 d.show()
 
+    def calm_gc(self):
+        """Collect garbage at a calm point (after boot, after a committed event) rather than when an
+        allocation in the middle of a pass finds the heap full; a HAL that watches the heap (the
+        sim's heap_seen) reads it now, when what is held is what the board needs."""
+        if _CALM_GC:
+            gc.collect()
+            seen = getattr(self.hal, "heap_seen", None)
+            if seen is not None:
+                seen()
+
     def save(self, now):
-        """Deferred writes: settings after a quiet spell; the link's traffic."""
+        """Deferred writes: settings after a quiet spell; the link's traffic; a gc after an event."""
+        if self._gc_due:
+            self._gc_due = False
+            self.calm_gc()
         if self.settings.due(now):
             self.settings.save()
         if self.link is not None:
@@ -355,6 +375,7 @@ class App:
         if self.settings["watchdog"]:
             self._dog = self.hal.watchdog(8000)
         self.start_link()
+        self.calm_gc()  # the journal's replay and the set-up leave garbage: gone before play starts
         tasks = [
             asyncio.create_task(self._every(self.scan_ms, self._scan_apply)),
             asyncio.create_task(self._every(self.frame_ms, self._draw_feed)),

@@ -18,19 +18,22 @@ USAGE = """make sim [ARGS="..."]   or   micropython -X heapsize=200k firmware/ma
   --link PORT     the USB link on socket://127.0.0.1:PORT (0: none; default 7373 when drawn)
   --board FILE    board definition (default hardware/board.json)
   --press-ms N    how long a key or tap is held (default 60); --long-ms N for !X (default 1500)
-  --trace         headless: log the display each time it changes"""
+  --trace         headless: log the display each time it changes
+  tools/sim.py adds: --heap N (the Pico heap this run stands for, bytes), --ratio R (this port's heap
+  per Pico byte), --code rom|ram, --rom N (bytes of the ROM image held as the sim's flash)"""
 
 PRESS_MS = 60  # a terminal has no key-up: a keypress is the board key held this long
 GAP_MS = 90  # between two presses, so the app sees separate presses
 LINK_PORT = 7373
-LIVE_EVERY_MS = 500
 _FLAGS = ("--headless", "--fresh", "--trace")
-_VALUES = ("--script", "--data", "--board", "--link", "--press-ms", "--long-ms", "--heap")
+_VALUES = ("--script", "--data", "--board", "--link", "--press-ms", "--long-ms",
+           "--heap", "--ratio", "--code", "--rom")
 
 
 def parse_args(argv):
     o = {"script": None, "headless": False, "fast": None, "data": "sim-data", "fresh": False,
-         "link": None, "board": None, "press_ms": PRESS_MS, "long_ms": 1500, "trace": False, "heap": None}
+         "link": None, "board": None, "press_ms": PRESS_MS, "long_ms": 1500, "trace": False, "heap": None,
+         "ratio": None, "code": "ram", "rom": 0}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -44,10 +47,12 @@ def parse_args(argv):
             i += 1
             v = argv[i]
             key = a[2:].replace("-", "_")
-            if key in ("link", "press_ms", "long_ms"):
+            if key in ("link", "press_ms", "long_ms", "heap", "rom"):
                 if not v.isdigit():
                     raise SystemExit("%s needs a number, not %r" % (a, v))
                 v = int(v)
+            elif key == "ratio":
+                v = float(v)
             o[key] = v
         elif a in ("-h", "--help"):
             print(USAGE)
@@ -75,9 +80,11 @@ class SimHal:
         self.term = None
         self.exit_code = 0
         self.unique_id = "sim"
-        self.live_peak = 0
-        self._measure = bool(options["script"])  # scripted runs report the live heap at the end
-        self._measured = self.started
+        # The heap the firmware lives in, measured at the app's calm gc points (heap_seen): the
+        # unix heap less the ROM image that stands for the Pico's flash (--code rom).
+        self.flash_bytes = options["rom"]
+        self.boot_free = -1  # free after boot
+        self.live_peak = 0  # the most held after any calm gc
         data = options["data"].rstrip("/") or "."
         self.image = data + "/flash.img"
         simflash.makedirs(data if data.startswith("/") else _cwd() + "/" + data)
@@ -133,7 +140,8 @@ class SimHal:
             except OSError as e:
                 self.log("link: port %d not available (%r)" % (options["link"], e))
         what = "script " + options["script"] if options["script"] else "keyboard"
-        self.log("sim: unix heap %d KB, flash %s, %s" % (_heap_size() // 1024, self.image, what))
+        self.log("sim: unix heap %d KB for the firmware%s, flash %s, %s" % (
+            self.heap_size() // 1024, self._code_note(), self.image, what))
         # The sim's own start-up garbage goes now, before the firmware builds its state around it
         # (a heap left fragmented here once failed a 1.3 KB import with 100 KB free).
         gc.collect()
@@ -158,6 +166,28 @@ class SimHal:
         self._dog = simparts.SimWatchdog(self, timeout_ms)
         return self._dog
 
+    def heap_seen(self):
+        """The app has just collected garbage at a calm point (after boot, after a committed event):
+        what it holds now is its live heap. The sim keeps the figures for its end report."""
+        used = gc.mem_alloc() - self.flash_bytes
+        if self.boot_free < 0:
+            self.boot_free = gc.mem_free()
+        if used > self.live_peak:
+            self.live_peak = used
+
+    def heap_size(self):
+        """The unix heap the firmware has: all of it, less the ROM image standing for flash."""
+        return _heap_size() - self.flash_bytes
+
+    def _code_note(self):
+        o = self.options
+        note = ""
+        if o["heap"]:
+            note = " (a Pico's %d KB x%.2f)" % (o["heap"] // 1024, o["ratio"] or 1.0)
+        if o["code"] == "rom":
+            return note + ", code in ROM (a %d KB image outside it)" % (self.flash_bytes // 1024)
+        return note + ", code in RAM"
+
     def log(self, msg):
         t = time.ticks_diff(self.clock.ticks_ms(), self.started)
         line = "%5d.%03d %s" % (t // 1000, t % 1000, msg)
@@ -171,14 +201,6 @@ class SimHal:
     def pump(self):
         """Called by every key and sensor scan: take new input, press and release on time."""
         now = self.clock.ticks_ms()
-        if self._measure and time.ticks_diff(now, self._measured) >= LIVE_EVERY_MS:
-            # The live heap: what the firmware holds, garbage collected (the GC itself runs only
-            # when the heap is full, so mem_alloc alone says little).
-            self._measured = now
-            gc.collect()
-            used = gc.mem_alloc()
-            if used > self.live_peak:
-                self.live_peak = used
         dog = self._dog
         if dog is not None and time.ticks_diff(now, dog.fed) > dog.timeout_ms:
             self.log("watchdog: not fed for %d ms: the Pico would reset here" % dog.timeout_ms)
@@ -275,7 +297,7 @@ class SimHal:
         else:
             what = "flash %s   quit Ctrl-C" % self.image
         text = " sim %d:%02d   heap %d/%d KB   %s" % (
-            t // 60, t % 60, gc.mem_alloc() // 1024, _heap_size() // 1024, what)
+            t // 60, t % 60, (gc.mem_alloc() - self.flash_bytes) // 1024, self.heap_size() // 1024, what)
         if self.runner is not None:
             text += "   script %d/%d" % (self.runner.script.done, self.runner.script.count)
         self.term.status(text)

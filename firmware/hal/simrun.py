@@ -8,7 +8,6 @@ import time
 from hal import simscript
 
 SETTLE_MS = 1500  # after the last step, before the end state is read
-LIVE_EVERY_MS = 500  # how often the sim measures the live heap (a gc.collect, then mem_alloc)
 
 
 class ScriptEnd(SystemExit):
@@ -76,7 +75,7 @@ class Runner:
     def finish(self, journal_path, sides, names):
         """The end state, printed and checked -> (lines to print, exit code)."""
         state = final_state(journal_path, sides)
-        lines = report(state, names, self.hal.live_peak)
+        lines = report(state, names) + heap_report(self.hal)
         self.failures += simscript.check_finals(self.script.finals(), state, names)
         for msg in self.failures:
             lines.append("EXPECT FAILED: " + msg)
@@ -107,8 +106,8 @@ def final_state(journal_path, sides):
             "match": list(m.match_points), "winner": m.match_winner}
 
 
-def report(state, names, live_peak):
-    """The end state as lines: scores, finished games, match points, heap."""
+def report(state, names):
+    """The end state as lines: scores, finished games, match points."""
 
     def line(values):
         return "  ".join("%s %d" % (names[s], values[s]) for s in range(min(len(names), len(values))))
@@ -119,8 +118,21 @@ def report(state, names, live_peak):
     out.append("match points: " + line(state["match"]))
     w = state["winner"]
     out.append("match winner: " + (names[w] if w is not None else "none yet"))
-    gc.collect()
-    size = gc.mem_alloc() + gc.mem_free()
-    out.append("heap (this unix port): %d KB; live at most %d KB (a gc every %d ms); %d KB at the end"
-               % (size // 1024, live_peak // 1024, LIVE_EVERY_MS, gc.mem_alloc() // 1024))
+    return out
+
+
+def heap_report(hal):
+    """The firmware's heap as lines: free after boot, and the most it held after a calm gc (the app
+    collects after boot and after each committed event; the sim reads the heap then, see
+    SimHal.heap_seen), here and scaled to the Pico the run stands for."""
+    o = hal.options
+    size = hal.heap_size()
+    least = size - hal.live_peak
+    out = ["heap (this unix port): %d KB for the firmware, code in %s; free after boot %d KB; "
+           "live at most %d KB, least free %d KB" % (
+               size // 1024, o["code"].upper(), hal.boot_free // 1024, hal.live_peak // 1024, least // 1024)]
+    if o["heap"] and o["ratio"]:
+        r = o["ratio"]
+        out.append("heap as a Pico's (/%.2f): %d KB; free after boot %d KB; least free %d KB" % (
+            r, o["heap"] // 1024, int(hal.boot_free / r) // 1024, int(least / r) // 1024))
     return out

@@ -30,6 +30,18 @@ def test_parallel_test_runs_do_not_share_build_sim():
 
 
 def test_the_launcher_still_scales_the_heap_and_names_the_board():
-    cmd = simbuild.command("--heap", "200k", "--headless", "--link", "0")
+    cmd = simbuild.command("--heap", "200k", "--headless", "--link", "0", "--code", "ram")
     assert cmd[1:3] == ["-X", "heapsize=%d" % int(200 * 1024 * simbuild.launcher.HEAP_RATIO)]
     assert cmd[cmd.index("--board") + 1].endswith(os.path.join("hardware", "board.json"))
+
+
+def test_code_in_rom_gets_the_same_heap_plus_the_image_it_holds_as_flash():
+    launcher = simbuild.launcher
+    cmd = simbuild.command("--heap", "200k", "--headless", "--link", "0")  # rom: the default
+    boot = cmd.index(os.path.join(simbuild.ROOT, "tools", "simboot.py"))
+    image = cmd[boot + 1]
+    size = os.path.getsize(image)
+    asked = int(cmd[2].split("=")[1])
+    flash = int((size + launcher.ROM_OVERHEAD) * launcher.GC_TABLES)
+    assert asked == int(200 * 1024 * launcher.HEAP_RATIO) + flash
+    assert cmd[boot + 2].endswith("main.py") and cmd[cmd.index("--code") + 1] == "rom"

@@ -1,0 +1,98 @@
+# Composition root: pick the HAL for this platform, load the board file, run the board app (main.py calls
+# main). On the Pico (sys.platform "rp2") it is hal.rp2 and /board.json; anywhere else (the MicroPython
+# unix port: `make sim`) hal.sim with hardware/board.json and the sim's command line. A module, not
+# main.py itself: the Pico compiles main.py from source on its heap at every boot and keeps the
+# bytecode there, while this is compiled ahead and runs from flash with the rest (docs/memory.md).
+import gc
+import sys
+
+
+def _here():
+    path = __file__ if "/" in __file__ else "./" + __file__
+    return path.rsplit("/", 1)[0]
+
+
+def _refuse(message, hal_mod, path):
+    """A bad board file: name the field on the console and, when it can be found, the display."""
+    print("board file refused: " + message)
+    show = getattr(hal_mod, "show_error", None)
+    if show is not None:
+        show(message, path)
+
+
+# Every printable ASCII character, to be interned at boot (see _intern_chars).
+_ASCII = " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~"
+
+
+def _intern_chars():
+    """Intern the one-character strings now, while the heap is calm.
+
+    MicroPython interns a one-character str the first time indexing or iteration makes it ("KH"[0]),
+    and a new interned string can need a whole new qstr pool: twice the last one, 1280 entries
+    (~8 KB on a Pico, 14 KB here) in one block. Made in a fragmented heap mid-game, that failed
+    every pass that formatted a card; made here, it never happens after boot."""
+    for _c in _ASCII:
+        pass
+
+
+def _drop(name):
+    """Forget a module once it is done with: its code and tables go back to the heap at the next gc."""
+    sys.modules.pop(name, None)
+    package, attr = name.rsplit(".", 1)
+    parent = sys.modules.get(package)
+    if parent is not None and hasattr(parent, attr):
+        delattr(parent, attr)  # the package keeps its submodules as attributes
+
+
+def main(argv):
+    _intern_chars()  # first: their qstrs go in among the code's, before any state
+    if sys.platform == "rp2":
+        from hal import rp2 as hal_mod
+
+        options = {}
+        path = "/board.json"
+    else:
+        from hal import sim as hal_mod
+
+        options = hal_mod.parse_args(argv)
+        path = options["board"] or _here() + "/../hardware/board.json"
+
+    # The board file first, in a heap still empty: reading and checking it peaks at ~30 KB here
+    # (the JSON as dicts and lists), and its validator (~20 KB of code) is dropped once it has
+    # filled the Board (board/boarddef.py), so the code loaded next fills the holes both leave.
+    # Only a drawn sim keeps the layout: the firmware never draws the board.
+    from board import boardfile
+
+    try:
+        board_def = boardfile.load(path, layout=options.get("layout", False))
+    except boardfile.BoardFileError as e:
+        _refuse(str(e), hal_mod, path)
+        return 2
+    boardfile = None
+    _drop("board.boardfile")
+    gc.collect()
+
+    # Then every module's code, the state built after: code loaded late lands in whatever holes
+    # the state left, and a fragmented heap refuses a 1.3 KB import with 100 KB free.
+    from board import app
+
+    try:
+        import board.link  # noqa: F401 (the app imports it when the link starts)
+    except ImportError:
+        pass
+    gc.collect()
+
+    hal = hal_mod.make(board_def, options)
+    gc.collect()
+    ended = False
+    try:
+        app.run(hal, board_def)
+    except SystemExit as e:
+        # The sim stops the firmware this way: its script ended (simrun.ScriptEnd) or Ctrl-C.
+        ended = type(e).__name__ == "ScriptEnd"
+    finally:
+        if ended:
+            hal.close(True)
+        else:
+            hal.close()
+    return getattr(hal, "exit_code", 0)
