@@ -320,6 +320,7 @@ class App:
             form=self.settings["form"],
             settings=self.settings,
         )
+        self._host = getattr(self.hal.link, "session", 0)  # changes when a laptop comes or goes
 
     def _sync_link(self):
         if self.link is not None:
@@ -332,6 +333,12 @@ class App:
             return
         for _ in range(self.link_lines):
             line = hal.link.read_line()
+            host = getattr(hal.link, "session", 0)
+            if host != self._host:
+                # A laptop came or went while reading: the last one's subscription ends before the
+                # new one's first line is answered (a pending proposal stays: protocol.md).
+                self._host = host
+                link.disconnect()
             if line is None:
                 break
             for out in link.handle(line, now):

@@ -10,6 +10,7 @@ PUSH_BATCH = 8  # events pushed per pushes() call, so a backlog never stalls the
 NOTE_MAX = 40  # characters of a proposal's note (one display row or two)
 
 _SEP = (",", ":")
+_EVENT_PUSH = b'{"push":"event",'  # how appended() starts an event push (the outbox's others: verdicts)
 _SPLICE = "@events@"  # placeholder replaced by the spliced event lines in an events reply
 _OPS = ("hello", "state", "events", "subscribe", "unsubscribe", "settings", "propose", "pending", "cancel")
 
@@ -392,8 +393,13 @@ class Link:
         return out
 
     def disconnect(self):
-        """The host went away (sim socket closed): drop the subscription; a pending request stays."""
+        """The host came or went (the HAL's link.session changed): its subscription ends, with the
+        event pushes queued for it; a pending proposal stays on the board's display, and its verdict
+        still goes to whichever host is there when a player answers it."""
         self.subscribed = False
+        self._push_state = False
+        self._state_due = False
+        self._outbox = [out for out in self._outbox if not out.startswith(_EVENT_PUSH)]
         self._cursor.close()
         self._push_cursor.close()
 

@@ -10,6 +10,7 @@ import machine
 from hal.lines import LineBuffer
 
 STORAGE = "/data"
+_BLANK = (" ", "\t", 32, 9)  # a line's first item, str or bytes
 _WDT_MAX_MS = 8388  # the RP2040 watchdog's longest timeout
 
 
@@ -100,9 +101,16 @@ class UsbLink:
 
     read_line() reads only until one line is whole and leaves the rest in the USB buffer, so a host
     that floods the port is held back by USB flow control instead of filling the heap.
+
+    `session` changes when a host comes or goes, as far as the Pico can tell. Stock MicroPython
+    gives Python no line state (DTR) for the REPL's own CDC port, so: the blank line a laptop sends
+    when it opens the port (docs/protocol.md) counts as a new host; and where a DTR reading exists
+    (`dtr`: a callable, e.g. lambda: cdc.dtr for micropython-lib's usb-device-cdc second port) its
+    changes count too. A laptop that just goes away on the REPL's port is noticed only when the
+    next one says hello.
     """
 
-    def __init__(self, stream_in=None, stream_out=None):
+    def __init__(self, stream_in=None, stream_out=None, dtr=None):
         self._in = stream_in if stream_in is not None else sys.stdin
         self._out = stream_out if stream_out is not None else sys.stdout
         # Bytes, not text: the binary stream under sys.stdin where there is one.
@@ -112,6 +120,9 @@ class UsbLink:
         self._lines = LineBuffer(chunk=1)
         self._poll = None
         self._polled = stream_in is None
+        self._dtr = dtr
+        self._dtr_was = None
+        self.session = 0
 
     def _ready(self):
         if self._poll is None:
@@ -130,7 +141,16 @@ class UsbLink:
         return self._reader.readinto(buf)  # pyright: ignore[reportAttributeAccessIssue]
 
     def read_line(self):
-        return self._lines.read_line(self._readinto)
+        if self._dtr is not None:
+            dtr = bool(self._dtr())
+            if dtr != self._dtr_was:
+                if self._dtr_was is not None:
+                    self.session += 1
+                self._dtr_was = dtr
+        line = self._lines.read_line(self._readinto)
+        if line is not None and (not line or line[0] in _BLANK) and not line.strip():
+            self.session += 1  # a laptop opening the port ends any half line with a blank one
+        return line
 
     def write(self, data):
         self._writer.write(data)

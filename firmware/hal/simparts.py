@@ -131,6 +131,8 @@ class SimDisplay:
 
 
 class NoLink:
+    session = 0  # no host ever comes
+
     def read_line(self):
         return None
 
@@ -142,7 +144,8 @@ class SocketLink:
     """hal.link in the sim: a TCP server on localhost that pyserial's socket:// URL opens.
 
     read_line() reads the socket only until one line is whole (LineBuffer), so a flooding host waits
-    in its own send buffer.
+    in its own send buffer. `session` changes whenever a host connects or goes (accept, close): the
+    app then ends what the last host asked for (link.disconnect()).
     """
 
     def __init__(self, port, log):
@@ -157,6 +160,7 @@ class SocketLink:
         self._client = None
         self._poll = select.poll()
         self._lines = LineBuffer()
+        self.session = 0
         self.port = port
 
     def _accept(self):
@@ -169,6 +173,7 @@ class SocketLink:
         self._client = client
         self._poll.register(client, select.POLLIN)
         self._lines.reset()
+        self.session += 1
         self._log("link: laptop connected")
 
     def _drop(self):
@@ -178,6 +183,7 @@ class SocketLink:
         self._poll.unregister(client)
         client.close()
         self._client = None
+        self.session += 1
         self._log("link: laptop gone")
 
     def _readinto(self, buf):

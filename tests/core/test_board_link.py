@@ -102,3 +102,27 @@ def test_hello_names_the_chip_not_the_board_files_id():
         assert hello["board"] != s.board.id
     finally:
         s.close()
+
+
+def test_a_laptop_going_ends_its_subscription_and_its_proposal_stays_on_the_display():
+    """Regression: the app never called link.disconnect(), so a gone laptop's subscription lived on
+    and the next host got its pushes; the HAL's link.session now tells it a host came or went."""
+    s = _linked()
+    try:
+        s.hal.link.session = 0
+        s.hal.link.inbox.append(json.dumps({"id": 1, "op": "subscribe"}))
+        ev = {"t": "peg", "s": 1, "n": 5, "why": "manual"}
+        s.hal.link.inbox.append(json.dumps({"id": 2, "op": "propose", "event": ev, "note": "P2 forgot 5"}))
+        s.wait(200)
+        assert s.app.link.subscribed and "P2 forgot 5" in s.said()
+        s.hal.link.session = 1  # the laptop went (the sim's socket closed)
+        s.wait(200)
+        assert not s.app.link.subscribed
+        assert "P2 forgot 5" in s.said() and s.app.link.pending is not None
+        gone = len(s.hal.link.sent)
+        s.press("OK")  # a player still answers it; the verdict goes to whoever is there
+        assert s.app.match.front == [0, 5]
+        after = [json.loads(x) for x in s.hal.link.sent[gone:]]
+        assert [m.get("push") for m in after] == ["pending"] and after[0]["status"] == "applied"
+    finally:
+        s.close()

@@ -227,6 +227,49 @@ def test_link_flood_leaves_all_but_one_line_in_the_usb_buffer():
         rp2fakes.uninstall()
 
 
+def test_link_session_changes_on_a_laptops_hello_blank_line_or_dtr():
+    """Best effort on the Pico (the REPL's CDC port shows Python no DTR): the blank line crib sends on
+    opening the port marks a new host; a DTR reading, where one exists, marks comings and goings."""
+    rp2fakes.install()
+    try:
+        hal_rp2 = rp2fakes.hal_module("rp2")
+
+        class Usb:
+            def __init__(self):
+                self.data = bytearray()
+
+            def readinto(self, buf):
+                n = min(len(buf), len(self.data))
+                buf[:n] = self.data[:n]
+                self.data = self.data[n:]
+                return n
+
+        usb = Usb()
+        link = hal_rp2.UsbLink(usb, usb)
+        link._ready = lambda: len(usb.data) > 0
+        assert link.session == 0 and link.read_line() is None
+        usb.data += b'{"id":1,"op":"hello"}\n'
+        link.read_line()
+        assert link.session == 0
+        usb.data += b'\n{"id":1,"op":"hello"}\n \t\r\n'  # a laptop opens the port, then a blank line
+        assert link.read_line() == "" and link.session == 1
+        link.read_line()
+        assert link.read_line() == " \t" and link.session == 2
+        dtr = [False]
+        link = hal_rp2.UsbLink(usb, usb, dtr=lambda: dtr[0])
+        link._ready = lambda: len(usb.data) > 0
+        link.read_line()
+        assert link.session == 0  # the state found at start is no change
+        dtr[0] = True
+        link.read_line()
+        assert link.session == 1
+        dtr[0] = False
+        link.read_line()
+        assert link.session == 2
+    finally:
+        rp2fakes.uninstall()
+
+
 def test_a_refused_board_file_is_named_on_the_display():
     m, _, o = rp2fakes.install()
     try:

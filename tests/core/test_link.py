@@ -315,3 +315,26 @@ def test_appended_pushes_without_reading_the_journal():
     assert link.pushes() == []
     link.appended(seq, line)  # a repeat is ignored
     assert link.pushes() == []
+
+
+def test_disconnect_ends_the_subscription_and_its_queued_pushes_but_keeps_the_proposal():
+    """Regression: nothing told the app that the laptop went, so its subscription (and the pushes
+    queued for it) went on to whichever host came next; now the app calls disconnect() when the
+    HAL's link.session changes, and only a pending proposal and its verdict outlive the host."""
+    link, j, m, s = make(5)
+    ask(link, {"id": 1, "op": "subscribe", "from": 1, "state": True})
+    pid = ask(link, {"id": 2, "op": "propose", "event": {"t": "undo"}})["pending"]
+    done = m.apply(events.peg(0, 2))
+    line = events.to_line(done)
+    seq = j.append(line)
+    link.appended(seq, line)  # queued for the subscriber, not yet sent
+    link.resolve(False, "UNDO pressed")  # a player answered the proposal meanwhile
+    link.disconnect()
+    assert not link.subscribed
+    out = [json.loads(x) for x in link.pushes()]
+    assert out == [{"push": "pending", "pid": pid, "status": "refused", "error": "UNDO pressed"}]
+    record(j, m, events.peg(1, 3))
+    assert link.pushes() == []  # no backlog, no events, no state for a host that never subscribed
+    pid = ask(link, {"id": 3, "op": "propose", "event": {"t": "undo"}})["pending"]
+    link.disconnect()
+    assert link.pending["pid"] == pid  # still on the board's display, waiting for OK or UNDO
