@@ -8,64 +8,63 @@
 # Every step of the script is first run uncut to count its flash operations. Then, for every
 # operation k in turn, the script is run again and the power goes at k: the operation does not land,
 # or lands half. The flash is mounted afresh and the journal replayed; the replayed records must be
-# exactly those before or those after the step in flight (so no earlier event is lost), and folding
-# them must give the state before or after. Then one more event is appended and replayed, to show the
-# journal goes on cleanly. A recovery that itself writes (removing an unfinished compaction's temp
-# file) is cut at each of its own operations too.
+# byte for byte those before or those after the step in flight (so no earlier event is lost), and
+# folding them with the game must give the match state before or after. Then one more event is
+# appended and replayed, to show the journal goes on cleanly. A recovery that itself writes (removing
+# an unfinished compaction's temp file) is cut at each of its own operations too.
 #
 # To keep this linear rather than quadratic, each cut re-runs only the boot session it falls in,
 # from a copy of the flash as it was at that boot: the same bytes and the same operations give the
 # same writes, so this is exactly the uncut run up to the cut.
 import gc
-import json
 
 import vfs
 from cutblockdev import CutBlockDev
+from game_kit import state
+from match_script import match_events
 
 from board.journal import Journal
+from cribbage import events
+from cribbage.game import Match
 
 BLOCK_SIZE = 4096
-BLOCK_COUNT = 32  # 128 KB: room for a three-game match journal and its compaction copy
+BLOCK_COUNT = 24  # 96 KB: room for a three-game match journal (~13 KB) and its compaction copy
 PROG_SIZE = 256
 MOUNT = "/pcut"
 PATH = MOUNT + "/journal.log"
 
 
-# -- the match: swap these two for the game engineer's scripted match and cribbage.game fold ----------
+# -- the match: the game engineer's scripted three-game match, folded by cribbage.game -----------------
 
 
-def placeholder_match_lines(n=450):
-    """n event lines shaped like cribbage.events lines (a three-game match is about 450 events)."""
-    lines = ['{"t":"setup","form":"six","fmt":"acc","muggins":false,"names":["Ann","Bob"]}']
-    x = 12345
-    while len(lines) < n:
-        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
-        side = x & 1
-        kind = (x >> 3) % 4
-        if kind == 0:
-            lines.append('{"t":"lay","p":%d,"c":%d}' % (side, (x >> 5) % 52))
-        elif kind == 1:
-            lines.append('{"t":"peg","s":%d,"n":%d,"why":"play"}' % (side, 1 + (x >> 7) % 3))
-        elif kind == 2:
-            c = (x >> 9) % 48
-            cards = (c, c + 1, c + 2, c + 3)
-            lines.append('{"t":"show","s":%d,"k":"hand","cards":[%d,%d,%d,%d]}' % ((side,) + cards))
-        else:
-            lines.append('{"t":"go","p":%d}' % side)
+def match_lines():
+    """A three-game ACC match (tests/match_script.py) as journal lines, then the next match's set-up."""
+    # Collected as it goes: MicroPython allocates where its last search stopped, so the lines, made
+    # among megabytes of garbage, would otherwise end up strewn over the whole heap and leave no free
+    # run of even 8 KB for the lists and flash images that follow.
+    gc.collect()
+    lines = []
+
+    def sink(ev):
+        lines.append(events.to_line(ev))
+        if len(lines) % 16 == 0:
+            gc.collect()
+
+    match_events(seed=1, sink=sink)
+    lines.append(events.to_line(match_events(seed=2, max_events=1)[0]))  # the next match's set-up
     return lines
 
 
-def placeholder_fold(lines):
-    """The state of a match from its event lines: front and back peg of each side, events applied."""
-    front = [0, 0]
-    back = [0, 0]
+def game_fold(lines):
+    """The match state the board shows, folded line by line as App.boot does (None: no match)."""
+    m = None
     for line in lines:
-        ev = json.loads(line)
-        if ev["t"] == "peg":
-            s = ev["s"]
-            back[s] = front[s]
-            front[s] += ev["n"]
-    return (len(lines), tuple(front), tuple(back))
+        ev = events.from_line(line)
+        if m is None:
+            m = Match(ev)
+        else:
+            m.apply(ev, True)
+    return None if m is None else state(m)
 
 
 # -- the script -------------------------------------------------------------------------------------
@@ -86,7 +85,7 @@ def match_script(n_events, boot_every=60, compact_at=None):
     return steps
 
 
-# A model of the journal's content: records events[a:b], numbered from seq f.
+# A model of the journal's content: records lines[a:b], numbered from seq f.
 
 
 def _after(model, step):
@@ -115,7 +114,7 @@ def _abandon(journal):
         pass
 
 
-def _run(dev, steps, model, events, models=None, ops=None):
+def _run(dev, steps, model, lines, models=None, ops=None):
     """Run boot-session steps on dev from model; fills models (and ops: the device's operation count
     after each step) when given. Returns the step in flight when the power went (None if it never did)."""
     j = Journal(PATH)
@@ -130,12 +129,12 @@ def _run(dev, steps, model, events, models=None, ops=None):
                 report = j.open(got.append)
                 if models is not None:  # the uncut run checks itself too
                     a, b, f = model
-                    assert got == events[a:b] and report.first_seq == f and report.ok, report
+                    assert got == lines[a:b] and report.first_seq == f and report.ok, report
             elif kind == "event":
-                j.append(events[model[1]])
+                j.append(lines[model[1]])
             else:
                 new = _after(model, step)
-                j.compact(events[new[0] : new[1]], new[2])
+                j.compact(lines[new[0] : new[1]], new[2])
             model = _after(model, step)
             if models is not None:
                 models.append(model)
@@ -151,8 +150,8 @@ def _run(dev, steps, model, events, models=None, ops=None):
 
 
 class _Checker:
-    def __init__(self, events, fold):
-        self.events = events
+    def __init__(self, lines, fold):
+        self.lines = lines
         self.fold = fold
         self.states = {}
         self.cuts = 0
@@ -165,7 +164,7 @@ class _Checker:
         s = self.states.get(model)
         if s is None:
             a, b, _ = model
-            s = self.states[model] = self.fold(self.events[a:b])
+            s = self.states[model] = self.fold(self.lines[a:b])
         return s
 
     def recover(self, mem, before, after, label):
@@ -191,7 +190,7 @@ class _Checker:
         found = None
         for model in (before, after):
             a, b, f = model
-            if got == self.events[a:b] and report.first_seq == f and report.next_seq == f + b - a:
+            if got == self.lines[a:b] and report.first_seq == f and report.next_seq == f + b - a:
                 found = model
                 break
         assert found is not None, "%s: replayed %d records from seq %d, expected %r or %r (%s)" % (
@@ -202,7 +201,11 @@ class _Checker:
             after,
             report,
         )
-        state = self.fold(got)
+        # The records read back fold into the match state before or after. The fold is pure, so each
+        # distinct record list is folded once (from the records read back, the first time it is met).
+        state = self.states.get(found)
+        if state is None:
+            state = self.states[found] = self.fold(got)
         assert state == self.state(before) or state == self.state(after), label
         # The journal goes on cleanly after the cut: one more record, replayed with the rest.
         j.append("after the cut")
@@ -213,17 +216,45 @@ class _Checker:
         return ops
 
 
-def run_power_cuts(events, fold, steps, halves=True):
+def _cut_run(work, image, session, model, lines, k, half):
+    """The session from image, with the power going at operation k + 1; returns the step in flight."""
+    work[:] = image
+    dev = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT, work)
+    dev.cut_after = k
+    dev.half = half
+    i = _run(dev, session, model, lines)
+    assert i is not None, "no cut at op %d" % (k + 1)
+    return i
+
+
+def _cut_boot(work, k, half):
+    """Boot (mount + open) the flash in work with the power going at operation k + 1."""
+    dev = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT, work)
+    dev.cut_after = k
+    dev.half = half
+    j = Journal(PATH)
+    try:
+        _mount(dev)
+        j.open()
+    except Exception:
+        if not dev.dead:
+            raise
+    _abandon(j)
+
+
+def run_power_cuts(lines, fold, steps, halves=True):
     """Cut the script at every flash operation; returns the _Checker with its counts."""
-    check = _Checker(events, fold)
+    check = _Checker(lines, fold)
     gc.collect()
-    # Five flash images, allocated once: 128 KB blocks are hard to find in a fragmented heap later.
+    # Two flash images, allocated once (big blocks are hard to find in a fragmented heap later): the
+    # flash at the boot that starts the current session, and the one each run works on. Anything
+    # else is made again by running the same steps on the same bytes, which gives the same flash.
     size = BLOCK_SIZE * BLOCK_COUNT
-    image = bytearray(b"\xff" * size)  # the flash at the boot that starts the current session
-    end = bytearray(size)  # ... and at its end (the next session's start)
+    image = bytearray(size)
     work = bytearray(size)
-    pre = bytearray(size)
-    work2 = bytearray(size)
+    blank = b"\xff" * BLOCK_SIZE
+    for b in range(BLOCK_COUNT):
+        image[b * BLOCK_SIZE : (b + 1) * BLOCK_SIZE] = blank
     vfs.VfsLfs2.mkfs(CutBlockDev(BLOCK_SIZE, BLOCK_COUNT, image), progsize=PROG_SIZE)
     model = (0, 0, 1)
     starts = [i for i in range(len(steps)) if steps[i][0] == "boot"] + [len(steps)]
@@ -233,45 +264,34 @@ def run_power_cuts(events, fold, steps, halves=True):
         dev = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT, work)
         models = [model]
         marks = []
-        assert _run(dev, session, model, events, models, marks) is None
+        assert _run(dev, session, model, lines, models, marks) is None
+        dev.dead = True
         total = dev.ops
         for i in range(len(session)):
             kind = session[i][0]
             check.uncut_ops[kind] = check.uncut_ops.get(kind, 0) + marks[i] - (marks[i - 1] if i else 0)
-        dev.dead = True
-        end[:] = work
         for k in range(total):
             for half in (False, True) if halves else (False,):
-                work[:] = image
-                dev = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT, work)
-                dev.cut_after = k
-                dev.half = half
-                i = _run(dev, session, model, events)
-                assert i is not None, "no cut at op %d" % k
+                i = _cut_run(work, image, session, model, lines, k, half)
                 check.cuts += 1
                 kind = session[i][0]
                 check.in_flight[kind] = check.in_flight.get(kind, 0) + 1
                 label = "session %d op %d%s (%s)" % (s, k + 1, " half" if half else "", kind)
-                pre[:] = work
                 ops = check.recover(work, models[i], models[i + 1], label)
                 for k2 in range(ops):  # the recovery itself writes: cut it too
                     for half2 in (False, True):
-                        work2[:] = pre
-                        dev = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT, work2)
-                        dev.cut_after = k2
-                        dev.half = half2
-                        j = Journal(PATH)
-                        try:
-                            _mount(dev)
-                            j.open()
-                        except Exception:
-                            if not dev.dead:
-                                raise
-                        _abandon(j)
+                        _cut_run(work, image, session, model, lines, k, half)
+                        _cut_boot(work, k2, half2)
                         check.recovery_cuts += 1
-                        check.recover(work2, models[i], models[i + 1], label + " recovery op %d" % (k2 + 1))
-        image, end = end, image
+                        check.recover(work, models[i], models[i + 1], label + " recovery op %d" % (k2 + 1))
+        # The next session starts from this one's end: run it uncut again.
+        work[:] = image
+        dev = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT, work)
+        assert _run(dev, session, model, lines) is None
+        dev.dead = True
+        image[:] = work
         model = models[-1]
+        check.states = {}  # the next session's cuts see other models
     try:
         vfs.umount(MOUNT)
     except OSError:
@@ -280,9 +300,9 @@ def run_power_cuts(events, fold, steps, halves=True):
 
 
 def test_power_cut_at_every_flash_operation_of_a_match():
-    events = placeholder_match_lines(450)
-    steps = match_script(len(events) - 1)
-    check = run_power_cuts(events, placeholder_fold, steps)
+    lines = match_lines()
+    steps = match_script(len(lines) - 1)
+    check = run_power_cuts(lines, game_fold, steps)
     n_events = sum(1 for s in steps if s[0] == "event")
     print(
         "power cuts: %d cut points (every flash program and erase, whole and half) over %d events, "
@@ -314,18 +334,19 @@ def _flip_everywhere(mem, needle):
 
 
 def test_bit_rot_mid_journal_on_littlefs_is_set_aside_even_when_the_repair_is_cut():
-    events = ['{"t":"peg","s":%d,"n":%d,"why":"rot-%03d"}' % (i & 1, 1 + i % 5, i) for i in range(60)]
+    gc.collect()
+    lines = ['{"t":"peg","s":%d,"n":%d,"why":"rot-%03d"}' % (i & 1, 1 + i % 5, i) for i in range(60)]
     image = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT)
     vfs.VfsLfs2.mkfs(image, progsize=PROG_SIZE)
     _mount(image)
     j = Journal(PATH)
     j.open()
-    for e in events:
+    for e in lines:
         j.append(e)
     j.close()
     image.dead = True
     assert _flip_everywhere(image.mem, b"rot-017") > 0  # record seq 18 no longer matches its checksum
-    rotten = bytes(image.mem)
+    rotten = image.mem
     work = bytearray(len(rotten))
 
     def boot(dev):
@@ -343,7 +364,7 @@ def test_bit_rot_mid_journal_on_littlefs_is_set_aside_even_when_the_repair_is_cu
     got, report = boot(dev)
     repair_ops = dev.ops
     dev.dead = True
-    assert got == events[:17] and report.bad_seq == 18 and report.reason == "checksum mismatch"
+    assert got == lines[:17] and report.bad_seq == 18 and report.reason == "checksum mismatch"
     assert report.dropped == 43 and report.tail_valid == 42 and repair_ops > 0
     cuts = 0
     for k in range(repair_ops):
@@ -361,7 +382,7 @@ def test_bit_rot_mid_journal_on_littlefs_is_set_aside_even_when_the_repair_is_cu
             cuts += 1
             dev = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT, work)
             got, report = boot(dev)  # the next boot: repaired now, or repairs again
-            assert got == events[:17] and report.next_seq == 18, (k, half, report)
+            assert got == lines[:17] and report.next_seq == 18, (k, half, report)
             with open(PATH + ".bad", "rb") as f:
                 bad = f.read()
             assert bad.count(b"rot-059") in (1, 2) and bad.count(b"# set aside") == bad.count(b"rot-059")
