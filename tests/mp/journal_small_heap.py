@@ -2,8 +2,9 @@
 """micropython -X heapsize=64k tests/mp/journal_small_heap.py LIB JOURNAL MODE EXPECTED
 
 LIB holds the firmware compiled with mpy-cross (as the Pico runs it: compiling .py needs more heap
-than running it). MODE "count" only counts the payloads; "game" folds them into cribbage.game's
-Match as the board does at boot (a "setup" line starts a match). Prints the records replayed and the
+than running it). MODE "count" only counts the payloads; "events" parses each into its event dict
+(cribbage.events.from_line); "game" folds them into cribbage.game's Match as the board does at boot
+(a "setup" line starts a match). Prints the records replayed and the
 peak of live heap during the replay (the journal's reading plus the fold's state); exits 1 on a wrong
 count. A MemoryError is the failure.
 """
@@ -28,6 +29,12 @@ def main(path, mode, expected):
                 box[0] = Match(ev)
             else:
                 box[0].apply(ev, True)
+
+    elif mode == "events":
+        from cribbage.events import from_line
+
+        def fold(line):
+            from_line(line)
 
     else:
 
