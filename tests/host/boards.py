@@ -72,7 +72,7 @@ class Sim:
     """The real firmware in the simulator (tools/sim.py's launcher, as `make sim`, built into this test
     process's own folder: simbuild), headless, its link on a socket."""
 
-    def __init__(self, data_dir, port=None, script=None, fresh=False, heap="1m"):
+    def __init__(self, data_dir, port=None, script=None, fresh=False, heap="1m", extra=()):
         self.port = port or free_port()
         self.url = "socket://127.0.0.1:%d" % self.port
         args = ["--heap", heap, "--headless", "--data", data_dir, "--link", str(self.port)]
@@ -80,7 +80,7 @@ class Sim:
             args += ["--script", script]
         if fresh:
             args.append("--fresh")
-        cmd = simbuild.command(*args)
+        cmd = simbuild.command(*args, *extra)
         self.log = []
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT)
