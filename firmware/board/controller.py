@@ -121,7 +121,8 @@ class Controller:
         if self.pending is not None:
             if name == "OK":
                 self._confirm(now)
-            else:
+            elif name != "UNDO" and name != "MENU":
+                # UNDO and MENU act on release (UNDO says no): a reminder now would outlive the proposal.
                 self.say("OK = yes", "UNDO = no")
             return
         r = RANKS.find(name) if len(name) == 1 else -1
