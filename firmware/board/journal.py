@@ -138,34 +138,36 @@ def _header(first_seq):
 
 
 def _check(line, expected):
-    """Why this line is not the record `expected`, or "" when it is."""
-    if line[-1:] != b"\n":
+    """The payload (bytes) of this line if it is the record `expected`; else why not (a str)."""
+    n = len(line)
+    if line[n - 1] != 10:
         return "torn last record"  # only the last line of a file can lack its newline
     sp1 = line.find(b" ")
     sp2 = sp1 + 9
-    if sp1 < 1 or line[sp2 : sp2 + 1] != b" ":
+    if sp1 < 1 or sp2 >= n or line[sp2] != 32:
         return "unreadable record"
     try:
         seq = int(line[:sp1])
         crc = int(line[sp1 + 1 : sp2], 16)
     except ValueError:
         return "unreadable record"
-    if crc32(line[sp2 + 1 : -1], seq & 0xFFFFFFFF) != crc:
+    payload = line[sp2 + 1 : n - 1]
+    if crc32(payload, seq & 0xFFFFFFFF) != crc:
         return "checksum mismatch"
     if seq != expected:
         return "seq %d where %d was due" % (seq, expected)
-    return ""
+    return payload
 
 
-def _apply(line, apply):
+def _apply(payload, apply):
     """Hand a checked record's payload to apply; returns why it was refused, or ""."""
     try:
-        payload = line[line.find(b" ") + 10 : -1].decode()
+        text = payload.decode()
     except ValueError:
         return "payload is not UTF-8"
     if apply is not None:
         try:
-            apply(payload)
+            apply(text)
         except ValueError as e:
             return "refused: %s" % e
     return ""
@@ -233,8 +235,8 @@ class Journal:
                 if not line:
                     break
                 why = _check(line, expected)
-                if not why:
-                    why = _apply(line, apply)
+                if not isinstance(why, str):
+                    why = _apply(why, apply)
                 if why:
                     self._measure_tail(f, line, expected, why, report)
                     break
@@ -262,7 +264,7 @@ class Journal:
                 seq = int(line[:sp])
             except ValueError:
                 seq = -1
-            if seq >= 0 and not _check(line, seq):
+            if seq >= 0 and not isinstance(_check(line, seq), str):
                 report.tail_valid += 1
             line = f.readline()
 
@@ -372,10 +374,13 @@ class Journal:
                 seq += k * _MARK_EVERY
             while True:
                 line = f.readline()
-                if not line or _check(line, seq):
+                if not line:
+                    return
+                payload = _check(line, seq)
+                if isinstance(payload, str):
                     return
                 if seq >= from_seq:
-                    yield seq, line[line.find(b" ") + 10 : -1].decode()
+                    yield seq, payload.decode()
                 seq += 1
 
     def set_aside(self):
