@@ -53,7 +53,7 @@ from board.crc import crc32
 
 VERSION = 1
 MAGIC = b"cribboard-journal"
-DEFAULT_MAX_BYTES = 64 * 1024  # about 900 events; a three-game match is about 30 KB
+DEFAULT_MAX_BYTES = 64 * 1024  # ~1400 records of ~46 bytes; the scripted three-game match is ~24 KB
 # Byte offset of every 32nd record is kept, so records(seq) for the USB sync seeks near its seq
 # instead of reading and checking the whole file (a 600-event file is ~0.25 s on the Pico).
 _MARK_EVERY = 32
