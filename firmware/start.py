@@ -44,6 +44,34 @@ def _drop(name):
         delattr(parent, attr)  # the package keeps its submodules as attributes
 
 
+def _load_board(path, layout, hal_mod):
+    """The Board of the board file at path, or None when it is refused (said on console and display).
+
+    A cache made on the laptop from this very file (boarddef.from_cache) stands for the check; any
+    other file is checked by boardfile.load, whose code is then dropped."""
+    from board import boarddef
+
+    if not layout:
+        try:
+            crc, size = boarddef.file_crc(path)
+        except OSError:
+            crc = size = -1  # no board file: the check below says so
+        if crc >= 0:
+            board_def = boarddef.from_cache(boarddef.cache_path(path), crc, size)
+            if board_def is not None:
+                return board_def
+    from board import boardfile
+
+    try:
+        return boardfile.load(path, layout=layout)
+    except boardfile.BoardFileError as e:
+        _refuse(str(e), hal_mod, path)
+        return None
+    finally:
+        boardfile = None
+        _drop("board.boardfile")
+
+
 def main(argv):
     _intern_chars()  # first: their qstrs go in among the code's, before any state
     if sys.platform == "rp2":
@@ -61,15 +89,9 @@ def main(argv):
     # (the JSON as dicts and lists), and its validator (~20 KB of code) is dropped once it has
     # filled the Board (board/boarddef.py), so the code loaded next fills the holes both leave.
     # Only a drawn sim keeps the layout: the firmware never draws the board.
-    from board import boardfile
-
-    try:
-        board_def = boardfile.load(path, layout=options.get("layout", False))
-    except boardfile.BoardFileError as e:
-        _refuse(str(e), hal_mod, path)
+    board_def = _load_board(path, options.get("layout", False), hal_mod)
+    if board_def is None:
         return 2
-    boardfile = None
-    _drop("board.boardfile")
     gc.collect()
 
     # Then every module's code, the state built after: code loaded late lands in whatever holes

@@ -1,6 +1,7 @@
 # Compiles firmware/ to .mpy with mpy-cross, as the Pico runs it (deploy) and as `make sim` runs it.
 # A MicroPython board imports precompiled .mpy: no compiler on its heap, so the sim does the same.
 # main.py stays source (the board runs it by name at boot); unchanged files are not recompiled.
+import json
 import os
 import platform
 import subprocess
@@ -42,6 +43,15 @@ def sources(exclude=()):
     return out
 
 
+def module_name(rel):
+    """"board/app.py" -> "board.app", "board/__init__.py" -> "board": the source name recorded in the
+    .mpy (tracebacks say File "board.app", line 12). The same string as the module's own name, so the
+    two share one interned string instead of two: one qstr less a module, and each qstr counts
+    towards the next doubling of MicroPython's qstr pool (docs/memory.md)."""
+    name = rel[:-3].replace("/", ".")
+    return name[: -len(".__init__")] if name.endswith(".__init__") else name
+
+
 def compile_tree(dest, march=None, exclude=(), opt=None):
     """Compile every module into dest (same folders, .mpy) and copy main.py; -> list of
     (device path, local file), main.py last. A module is recompiled only when its source (or the
@@ -49,7 +59,7 @@ def compile_tree(dest, march=None, exclude=(), opt=None):
     os.makedirs(dest, exist_ok=True)
     stamp = os.path.join(dest, ".march")
     old = _read(stamp, "r")
-    key = "%s %s" % (march, opt)
+    key = "%s %s named" % (march, opt)  # "named": sources named by module_name
     files = []
     for rel in sources(exclude):
         src = os.path.join(FIRMWARE, rel)
@@ -57,7 +67,7 @@ def compile_tree(dest, march=None, exclude=(), opt=None):
         out = os.path.join(dest, out_rel)
         if old != key or not os.path.exists(out) or os.path.getmtime(out) < os.path.getmtime(src):
             os.makedirs(os.path.dirname(out), exist_ok=True)
-            cmd = [mpy_cross(), "-s", rel, "-o", out]
+            cmd = [mpy_cross(), "-s", module_name(rel), "-o", out]
             if march:
                 cmd.append("-march=" + march)
             if opt is not None:
@@ -105,6 +115,37 @@ def romfs_image(dest, out):
         with open(out, "wb") as f:
             f.write(image)
     return len(image)
+
+
+def board_files(src, dest):
+    """Copy the board file src into dest as board.json and write its cache beside it (board.cache, see
+    firmware/board/boarddef.py), checked here with the firmware's own boardfile.load; -> the copy's
+    path. A board file that fails the check gets no cache: the board checks it at boot and names the
+    bad field there."""
+    if FIRMWARE not in sys.path:
+        sys.path.insert(0, FIRMWARE)
+    from board import boarddef, boardfile
+
+    os.makedirs(dest, exist_ok=True)
+    with open(src, "rb") as f:
+        data = f.read()
+    out = os.path.join(dest, "board.json")
+    if _read(out, "rb") != data:
+        with open(out, "wb") as f:
+            f.write(data)
+    cache = boarddef.cache_path(out)
+    try:
+        board = boardfile.load(out, layout=False)
+    except boardfile.BoardFileError:
+        if os.path.exists(cache):
+            os.remove(cache)
+        return out
+    crc, size = boarddef.file_crc(out)
+    text = json.dumps(boarddef.cache_dict(board, crc, size), separators=(",", ":"))
+    if _read(cache, "r") != text:
+        with open(cache, "w") as f:
+            f.write(text)
+    return out
 
 
 def _read(path, mode):

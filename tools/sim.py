@@ -81,11 +81,11 @@ def command(argv):
     mp = os.path.join(build.BIN, "micropython")
     if not os.access(mp, os.X_OK):
         mp = "micropython"
-    board = os.path.join(build.ROOT, "hardware", "board.json")
     if "--board" in rest:
         board_args = []
     else:
-        board_args = ["--board", board]
+        # hardware/board.json beside main.py with its cache, as `make deploy` puts them on a Pico
+        board_args = ["--board", build.board_files(os.path.join(build.ROOT, "hardware", "board.json"), DEST)]
     main_py = os.path.join(DEST, "main.py")
     told = ["--heap", str(pico), "--ratio", "%.2f" % HEAP_RATIO, "--code", code]
     if code == "rom":

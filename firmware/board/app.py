@@ -409,5 +409,7 @@ def run(hal, board_def, settings=None):
     try:
         asyncio.run(app.main())
     finally:
-        asyncio.new_event_loop()
+        # MicroPython keeps the exception handler on its one Loop: left set, it would hold the whole
+        # app (~100 KB) after the board stops (Ctrl-C for mpremote, the sim's end of script).
+        asyncio.new_event_loop().set_exception_handler(None)
     return app

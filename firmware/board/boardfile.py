@@ -46,10 +46,8 @@
 import json
 from array import array
 
-from board.boarddef import Board, BoardFileError
+from board.boarddef import KEYS, Board, BoardFileError
 
-KEYS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K",
-        "S", "H", "D", "C", "OK", "UNDO", "MENU")
 TRACK = 120
 # GPIOs brought out on a Pico's header (23, 24, 25 and 29 are used on the board itself).
 PICO_GPIO = tuple(range(23)) + (26, 27, 28)

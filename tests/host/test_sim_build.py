@@ -32,7 +32,12 @@ def test_parallel_test_runs_do_not_share_build_sim():
 def test_the_launcher_still_scales_the_heap_and_names_the_board():
     cmd = simbuild.command("--heap", "200k", "--headless", "--link", "0", "--code", "ram")
     assert cmd[1:3] == ["-X", "heapsize=%d" % int(200 * 1024 * simbuild.launcher.HEAP_RATIO)]
-    assert cmd[cmd.index("--board") + 1].endswith(os.path.join("hardware", "board.json"))
+    # hardware/board.json, copied beside main.py with the cache the board boots from (as deploy does)
+    board = cmd[cmd.index("--board") + 1]
+    assert board == os.path.join(simbuild.build_dir(), "board.json")
+    with open(board, "rb") as f, open(os.path.join(simbuild.ROOT, "hardware", "board.json"), "rb") as g:
+        assert f.read() == g.read()
+    assert os.path.exists(os.path.join(simbuild.build_dir(), "board.cache"))
 
 
 def test_code_in_rom_gets_the_same_heap_plus_the_image_it_holds_as_flash():
