@@ -8,7 +8,7 @@ import select
 import sys
 import time
 
-from hal import simflash, simparts, simscript
+from hal import simflash, simparts
 
 USAGE = """make sim [ARGS="..."]   or   micropython -X heapsize=200k firmware/main.py [options]
   --script FILE   play a script of keys, taps and checks (sim/*.script), print the end state
@@ -81,8 +81,10 @@ class SimHal:
         self.exit_code = 0
         self.unique_id = "sim"
         # The heap the firmware lives in, measured at the app's calm gc points (heap_seen): the
-        # unix heap less the ROM image that stands for the Pico's flash (--code rom).
+        # unix heap less the ROM image that stands for the Pico's flash (--code rom) and less the
+        # script reader and runner, which no Pico has (tools/sim.py gives them heap on top).
         self.flash_bytes = options["rom"]
+        self.script_bytes = 0
         self.boot_free = -1  # free after boot
         self.live_peak = 0  # the most held after any calm gc
         data = options["data"].rstrip("/") or "."
@@ -110,7 +112,9 @@ class SimHal:
 
         self.runner = None
         if options["script"]:
-            from hal import simrun
+            gc.collect()
+            before = gc.mem_alloc()
+            from hal import simrun, simscript
 
             try:
                 script = simscript.Script(options["script"], b.key_names, b.side_names)
@@ -118,6 +122,8 @@ class SimHal:
                 simflash.unmount(self._flash)
                 raise SystemExit("sim: %s\n" % (e,))
             self.runner = simrun.Runner(self, script)
+            gc.collect()
+            self.script_bytes = gc.mem_alloc() - before
 
         self.keyboard = None
         if not options["headless"]:
@@ -169,15 +175,16 @@ class SimHal:
     def heap_seen(self):
         """The app has just collected garbage at a calm point (after boot, after a committed event):
         what it holds now is its live heap. The sim keeps the figures for its end report."""
-        used = gc.mem_alloc() - self.flash_bytes
+        used = gc.mem_alloc() - self.flash_bytes - self.script_bytes
         if self.boot_free < 0:
             self.boot_free = gc.mem_free()
         if used > self.live_peak:
             self.live_peak = used
 
     def heap_size(self):
-        """The unix heap the firmware has: all of it, less the ROM image standing for flash."""
-        return _heap_size() - self.flash_bytes
+        """The unix heap the firmware has: all of it, less the ROM image standing for flash and the
+        script machinery."""
+        return _heap_size() - self.flash_bytes - self.script_bytes
 
     def _code_note(self):
         o = self.options
@@ -185,8 +192,12 @@ class SimHal:
         if o["heap"]:
             note = " (a Pico's %d KB x%.2f)" % (o["heap"] // 1024, o["ratio"] or 1.0)
         if o["code"] == "rom":
-            return note + ", code in ROM (a %d KB image outside it)" % (self.flash_bytes // 1024)
-        return note + ", code in RAM"
+            note += ", code in ROM (a %d KB image outside it)" % (self.flash_bytes // 1024)
+        else:
+            note += ", code in RAM"
+        if self.script_bytes:
+            note += ", script reader %d KB outside it" % (self.script_bytes // 1024)
+        return note
 
     def log(self, msg):
         t = time.ticks_diff(self.clock.ticks_ms(), self.started)
@@ -297,7 +308,8 @@ class SimHal:
         else:
             what = "flash %s   quit Ctrl-C" % self.image
         text = " sim %d:%02d   heap %d/%d KB   %s" % (
-            t // 60, t % 60, (gc.mem_alloc() - self.flash_bytes) // 1024, self.heap_size() // 1024, what)
+            t // 60, t % 60, (gc.mem_alloc() - self.flash_bytes - self.script_bytes) // 1024,
+            self.heap_size() // 1024, what)
         if self.runner is not None:
             text += "   script %d/%d" % (self.runner.script.done, self.runner.script.count)
         self.term.status(text)
