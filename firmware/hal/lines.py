@@ -26,7 +26,9 @@ class LineBuffer:
         self._ahead = memoryview(self._chunk)
         self._pos = 0  # the unread bytes of the chunk: [_pos, _end)
         self._end = 0
-        self.budget = 2 * (limit + 1) + chunk
+        # Bytes taken from the stream per call at most: enough for the longest line (and its CR LF)
+        # after what a chunk read ahead; a byte-at-a-time stream reads nothing ahead.
+        self.budget = limit + 3 if chunk == 1 else 2 * (limit + 1) + chunk
 
     def reset(self):
         """Forget a half line and what was read ahead (a new host connected)."""
@@ -41,6 +43,8 @@ class LineBuffer:
         readinto(buf) -> the number of bytes it put in buf now (0 or None: nothing waiting); it is
         only called while no line is finished.
         """
+        if len(self._chunk) == 1:
+            return self._bytewise(readinto)
         taken = 0
         while True:
             if self._pos < self._end:
@@ -75,6 +79,30 @@ class LineBuffer:
             self._pos = end
             return None
         self._pos = nl + 1
+        return self._finish()
+
+    def _bytewise(self, readinto):
+        """read_line for a stream read a byte at a time (the Pico's stdin): each byte straight into
+        the line, nothing read ahead; a 1-byte chunk through _take cost 28x the work a byte."""
+        one = self._chunk
+        buf = self._buf
+        size = len(buf)
+        for _ in range(self.budget):
+            if not readinto(one):
+                return None
+            b = one[0]
+            if b == 10:
+                return self._finish()
+            n = self._n
+            if n < size:
+                buf[n] = b
+                self._n = n + 1
+            else:
+                self._skipping = True
+        return None
+
+    def _finish(self):
+        """The line just ended by a newline; the buffer is ready for the next."""
         n = self._n
         over = self._skipping
         self._n = 0

@@ -55,78 +55,92 @@ class Flood:
         return n
 
 
+CHUNKS = (256, 7, 1)  # the sim's socket, an odd size, the Pico's stdin (read a byte at a time)
+
+
 def test_link_flood_reads_one_line_and_leaves_the_rest_in_the_stream():
-    flood = Flood(3000, 200)  # 603 KB waiting at once
-    lines = LineBuffer()
-    assert json.loads(lines.read_line(flood.readinto))["id"] == 1
-    assert flood.taken <= 201 + 256  # the line and at most one chunk read ahead, not 600 KB
-    j = journal()
-    link = Link(j, new_match(j), board_id="ab", firmware="t", form="six", settings=FakeSettings())
-    ids = [1]
-    while True:
-        line = lines.read_line(flood.readinto)
-        if line is None:
-            break
-        ahead = flood.taken - 201 * len(ids) - 201
-        assert ahead < 256, ahead  # never more than one chunk ahead of the lines handed on
-        reply = json.loads(link.handle(line)[0])
-        assert reply["ok"], reply
-        ids.append(reply["id"])
-    assert ids == list(range(1, 3001))
+    for chunk in CHUNKS:
+        flood = Flood(3000, 200)  # 603 KB waiting at once
+        lines = LineBuffer(chunk=chunk)
+        assert json.loads(lines.read_line(flood.readinto))["id"] == 1
+        assert flood.taken < 201 + chunk  # the line and at most one chunk read ahead, not 600 KB
+        j = journal()
+        link = Link(j, new_match(j), board_id="ab", firmware="t", form="six", settings=FakeSettings())
+        ids = [1]
+        while True:
+            line = lines.read_line(flood.readinto)
+            if line is None:
+                break
+            ahead = flood.taken - 201 * len(ids) - 201
+            assert ahead < chunk, ahead  # never more than one chunk ahead of the lines handed on
+            reply = json.loads(link.handle(line)[0])
+            assert reply["ok"], reply
+            ids.append(reply["id"])
+        assert ids == list(range(1, 3001))
 
 
 def test_a_line_over_the_limit_is_dropped_to_its_newline_and_answered_once():
     long_line = b'{"id":1,"op":"hello","pad":"' + b"x" * 5000 + b'"}'
-    s = Stream(long_line + b'\n{"id":2,"op":"hello"}\n')
-    lines = LineBuffer()
-    got = [lines.read_line(s.readinto) for _ in range(5)]
-    assert got[:2] == [None, None]  # 5 KB is more than one call reads: the rest next pass
-    assert len(got[2]) == MAX_LINE + 1 and got[3] == '{"id":2,"op":"hello"}' and got[4] is None
-    link = Link(journal(), None, board_id="ab")
-    reply = json.loads(link.handle(got[2])[0])
-    assert reply["code"] == "too-long" and reply["id"] is None
+    for chunk in CHUNKS:
+        s = Stream(long_line + b'\n{"id":2,"op":"hello"}\n')
+        lines = LineBuffer(chunk=chunk)
+        passes = 1
+        cut = lines.read_line(s.readinto)
+        while cut is None:
+            passes += 1
+            cut = lines.read_line(s.readinto)
+        assert passes == (len(long_line) + 1 + lines.budget - 1) // lines.budget  # 5 KB: a few calls
+        assert len(cut) == MAX_LINE + 1
+        assert lines.read_line(s.readinto) == '{"id":2,"op":"hello"}'
+        assert lines.read_line(s.readinto) is None
+        link = Link(journal(), None, board_id="ab")
+        reply = json.loads(link.handle(cut)[0])
+        assert reply["code"] == "too-long" and reply["id"] is None
 
 
 def test_line_limits_exactly_at_1024_bytes_with_and_without_cr():
     ok = b"a" * MAX_LINE
-    s = Stream(ok + b"\r\n" + ok + b"\n" + ok + b"b\n" + ok + b"b\r\n")
-    lines = LineBuffer()
-    assert lines.read_line(s.readinto) == ok.decode()
-    assert lines.read_line(s.readinto) == ok.decode()
-    assert len(lines.read_line(s.readinto)) == MAX_LINE + 1  # one over: too long for the link
-    assert len(lines.read_line(s.readinto)) == MAX_LINE + 1  # the CR is not dropped from a cut line
-    assert lines.read_line(s.readinto) is None
+    for chunk in CHUNKS:
+        s = Stream(ok + b"\r\n" + ok + b"\n" + ok + b"b\n" + ok + b"b\r\n")
+        lines = LineBuffer(chunk=chunk)
+        assert lines.read_line(s.readinto) == ok.decode()
+        assert lines.read_line(s.readinto) == ok.decode()
+        assert len(lines.read_line(s.readinto)) == MAX_LINE + 1  # one over: too long for the link
+        assert len(lines.read_line(s.readinto)) == MAX_LINE + 1  # the CR is not dropped from a cut line
+        assert lines.read_line(s.readinto) is None
 
 
 def test_an_endless_line_costs_each_call_a_bounded_read():
-    s = Stream(b"z" * 20000)
-    lines = LineBuffer()
-    calls = 0
-    while s.data:
-        before = s.taken
-        assert lines.read_line(s.readinto) is None
-        assert s.taken - before <= lines.budget
-        calls += 1
-    assert calls >= 20000 // lines.budget
-    s.data += b"tail\nnext\n"
-    assert len(lines.read_line(s.readinto)) == MAX_LINE + 1  # the one answer for all of it
-    assert lines.read_line(s.readinto) == "next"
+    for chunk in CHUNKS:
+        s = Stream(b"z" * 20000)
+        lines = LineBuffer(chunk=chunk)
+        calls = 0
+        while s.data:
+            before = s.taken
+            assert lines.read_line(s.readinto) is None
+            assert s.taken - before <= lines.budget
+            calls += 1
+        assert calls >= 20000 // lines.budget
+        s.data += b"tail\nnext\n"
+        assert len(lines.read_line(s.readinto)) == MAX_LINE + 1  # the one answer for all of it
+        assert lines.read_line(s.readinto) == "next"
 
 
 def test_half_lines_wait_binary_noise_comes_as_bytes_and_reset_forgets():
-    s = Stream(b'{"op":')
-    lines = LineBuffer(chunk=4)
-    assert lines.read_line(s.readinto) is None
-    s.data += b'"x"}\r\n\xff\xfe\x03\n'
-    assert lines.read_line(s.readinto) == '{"op":"x"}'
-    noise = lines.read_line(s.readinto)
-    assert noise == b"\xff\xfe\x03"  # not UTF-8: bytes, which the link refuses with an error
-    assert json.loads(Link(journal(), None).handle(noise)[0])["code"] == "encoding"
-    s.data += b"half of a line"
-    assert lines.read_line(s.readinto) is None
-    lines.reset()  # a new host: the old half line is gone
-    s.data += b"new\n"
-    assert lines.read_line(s.readinto) == "new"
+    for chunk in CHUNKS:
+        s = Stream(b'{"op":')
+        lines = LineBuffer(chunk=chunk)
+        assert lines.read_line(s.readinto) is None
+        s.data += b'"x"}\r\n\xff\xfe\x03\n'
+        assert lines.read_line(s.readinto) == '{"op":"x"}'
+        noise = lines.read_line(s.readinto)
+        assert noise == b"\xff\xfe\x03"  # not UTF-8: bytes, which the link refuses with an error
+        assert json.loads(Link(journal(), None).handle(noise)[0])["code"] == "encoding"
+        s.data += b"half of a line"
+        assert lines.read_line(s.readinto) is None
+        lines.reset()  # a new host: the old half line is gone
+        s.data += b"new\n"
+        assert lines.read_line(s.readinto) == "new"
 
 
 def test_a_stream_with_nothing_waiting_is_not_read_again():
