@@ -110,8 +110,10 @@ def main():
         pico = us * PICO_FACTOR / 1e6
         print("  %-32s %7.1f ms  %5.1f us/event  Pico ~%.2f s" % (what, us / 1000, us / n, pico))
     pico = boot_us * PICO_FACTOR / 1e6
-    verdict = "met" if pico <= GOAL_S else "NOT met"
-    print("  Pico estimate at boot (x%d): %.2f s, goal %.1f s: %s" % (PICO_FACTOR, pico, GOAL_S, verdict))
+    verdict = "GOAL MET" if pico <= GOAL_S else "GOAL MISSED"
+    # Lines already in RAM: the journal's read and checksum come on top (bench_journal times it all).
+    print("  %s for the game part alone: %.1f ms unix -> %.2f s Pico (x%d), goal %.1f s for the whole boot"
+          % (verdict, boot_us / 1000, pico, PICO_FACTOR, GOAL_S))
     print("  one undo at the end: %s us; %s checkpoints; compact log %s bytes; Match %s bytes live"
           % (t["undo_us"], t["checkpoints"], t["log_bytes"], t["match_live_bytes"]))
     cp = cpython_timing()
