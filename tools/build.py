@@ -30,7 +30,8 @@ def host_march():
 
 
 def sources(exclude=()):
-    """firmware/ modules as paths relative to firmware/, sorted; main.py is not a module."""
+    """firmware/ modules as paths relative to firmware/, sorted; main.py (run as source at boot) and
+    manifest.py (a frozen build's list, read by MicroPython's build) are not modules."""
     out = []
     for folder, dirs, files in os.walk(FIRMWARE):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
@@ -38,7 +39,7 @@ def sources(exclude=()):
             if not name.endswith(".py"):
                 continue
             rel = os.path.relpath(os.path.join(folder, name), FIRMWARE).replace(os.sep, "/")
-            if rel != "main.py" and rel not in exclude:
+            if rel not in ("main.py", "manifest.py") and rel not in exclude:
                 out.append(rel)
     return out
 

@@ -4,11 +4,19 @@
 # hashes the files this deploy owns with the board's hashlib, so a board reflashed or edited by hand
 # is still brought exactly up to date. The hashes sent last time are also kept on the laptop
 # (build/deploy/<march>/manifest.json): --dry-run uses them when it does not ask the board.
-# main.py is copied as source (the board runs it at boot), the rest as .mpy, board.json beside it;
+# main.py is copied as source (the board runs it at boot), board.json beside it with its cache (the
+# Board checked here: the board boots without loading its validator, see board/boarddef.py);
 # micropython-lib's ssd1306 driver is installed with mip when the board lacks it. The journal and
 # settings in /data are never touched.
+#
+# The modules go one of two ways (docs/memory.md). A board whose MicroPython has a ROM partition
+# (vfs.rom_ioctl(1) > 0 and room for the image) gets them as one ROMFS image (`mpremote romfs
+# deploy`): the bytecode then runs from flash and the heap keeps ~90 KB more on a Pico; the old .mpy
+# copies on littlefs are deleted (they would shadow it). Any other board (a stock Pico build has no
+# ROM partition) gets the .mpy files on littlefs, loaded into the heap at boot. A MicroPython built with
+# the modules frozen in (firmware/manifest.py) gets only main.py and the board files.
 #   tools/deploy.py [--port auto|DEVICE|id:SERIAL] [--dry-run] [--march armv6m|armv7emsp]
-#                   [--full] [--no-mip] [--no-reset] [--ask-device]
+#                   [--code auto|rom|frozen|ram] [--full] [--no-mip] [--no-reset] [--ask-device]
 import hashlib
 import json
 import os
@@ -20,7 +28,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import build  # noqa: E402
 
 OWNED_DIRS = ("board", "cribbage", "hal")  # folders on the board that are all ours
-OWNED_FILES = ("main.py", "start.mpy", "board.json")  # start.py: the composition root main.py calls
+# start.py: the composition root main.py calls; board.cache: the checked board.json (board/boarddef.py)
+OWNED_FILES = ("main.py", "start.mpy", "board.json", "board.cache")
+ROMFS = "@romfs"  # the manifest's entry for the ROM image last sent (no file on the board has this name)
 DRIVER = "lib/ssd1306.mpy"
 
 # Run on the board: print a JSON object {path: sha256 hex} of the files this deploy owns.
@@ -70,6 +80,37 @@ def sha256(path):
         return hashlib.sha256(f.read()).hexdigest()
 
 
+# Run on the board: print a JSON object {"size": bytes of ROM partition 0 (0: none), "hash": sha256 hex of
+# its first N bytes, or null, "frozen": whether this MicroPython has our modules frozen in}.
+DEVICE_ROM = """
+import json, hashlib, binascii, sys
+out = {"size": 0, "hash": None, "frozen": False}
+path = sys.path[:]
+sys.path[:] = [".frozen"]
+try:
+    import start
+    out["frozen"] = True
+except ImportError:
+    pass
+sys.path[:] = path
+try:
+    import vfs
+    if vfs.rom_ioctl(1) > 0:
+        dev = vfs.rom_ioctl(2, 0)
+        if not isinstance(dev, int) and not hasattr(dev, "ioctl"):
+            out["size"] = len(dev)
+            if len(dev) >= %d:
+                out["hash"] = binascii.hexlify(hashlib.sha256(memoryview(dev)[:%d]).digest()).decode()
+except (ImportError, AttributeError, OSError):
+    pass
+print(json.dumps(out))
+"""
+
+
+def rom_script(image_size):
+    return DEVICE_ROM % (image_size, image_size)
+
+
 def plan(local, device):
     """local: {device path: hash} to ship; device: {path: hash} found on the board.
     -> (paths to copy, sorted; paths to delete: ours on the board that we no longer ship)."""
@@ -99,19 +140,39 @@ def board_march(port):
 
 
 def local_files(march):
+    """-> (build folder, {board path: local file}) of everything for the board's littlefs when the
+    modules go there too (--code ram)."""
     dest = os.path.join(build.ROOT, "build", "deploy", march)
     files = dict(build.compile_tree(dest, march=march, exclude=build.SIM_ONLY))
-    files["board.json"] = os.path.join(build.ROOT, "hardware", "board.json")
+    board = build.board_files(os.path.join(build.ROOT, "hardware", "board.json"), dest)
+    files["board.json"] = board
+    cache = os.path.join(os.path.dirname(board), "board.cache")
+    if os.path.exists(cache):  # none when board.json fails the check: the board then names the field
+        files["board.cache"] = cache
     return dest, files
+
+
+def rom_split(dest, files):
+    """The modules as one ROMFS image (written to dest/firmware.romfs) and what stays for littlefs:
+    -> (image path, image sha256, {board path: local file} without the .mpy modules)."""
+    image = os.path.join(dest, "firmware.romfs")
+    build.romfs_image(dest, image)
+    rest = {p: f for p, f in files.items() if not p.endswith(".mpy")}
+    return image, sha256(image), rest
+
+
+def device_rom(port, image_size):
+    out = mpremote(port, "exec", rom_script(image_size), capture=True)
+    return json.loads(out.strip().splitlines()[-1])
 
 
 def parse(argv):
     o = {"port": "auto", "dry_run": False, "march": None, "full": False, "mip": True, "reset": True,
-         "ask_device": False, "manifest": None}
+         "ask_device": False, "manifest": None, "code": "auto"}
     i = 0
     while i < len(argv):
         a = argv[i]
-        if a in ("--port", "--march", "--manifest") and i + 1 < len(argv):
+        if a in ("--port", "--march", "--manifest", "--code") and i + 1 < len(argv):
             o[a[2:]] = argv[i + 1]
             i += 1
         elif a == "--dry-run":
@@ -127,6 +188,8 @@ def parse(argv):
         else:
             raise SystemExit("unknown option %r (see the top of tools/deploy.py)" % (a,))
         i += 1
+    if o["code"] not in ("auto", "rom", "frozen", "ram"):
+        raise SystemExit("--code %r: give auto (ask the board), rom, frozen or ram" % (o["code"],))
     return o
 
 
@@ -135,24 +198,50 @@ def main(argv):
     ask = o["ask_device"] or not o["dry_run"]
     march = o["march"] or (board_march(o["port"]) if ask else "armv6m")
     dest, files = local_files(march)
-    local = {p: sha256(f) for p, f in files.items()}
     manifest = o["manifest"] or os.path.join(dest, "manifest.json")
+    last = {}
+    if os.path.exists(manifest):
+        with open(manifest) as f:
+            last = json.load(f)
+    image, image_hash, littlefs = rom_split(dest, files)
+    size = os.path.getsize(image)
+    code, rom = o["code"], None
+    if ask and code != "ram":
+        rom = device_rom(o["port"], size)
+        if code == "rom" and rom["size"] < size:
+            raise SystemExit("--code rom: the board has %s (the image is %d bytes)" % (
+                "no ROM partition" if not rom["size"] else "a %d-byte ROM partition" % rom["size"], size))
+        if code == "auto":
+            code = "frozen" if rom["frozen"] else "rom" if rom["size"] >= size else "ram"
+    elif code == "auto":
+        code = "rom" if ROMFS in last else "ram"  # a dry run: as the last deploy did
+    if code in ("rom", "frozen"):
+        files = littlefs
+    local = {p: sha256(f) for p, f in files.items()}
     if ask:
         out = mpremote(o["port"], "exec", device_script(), capture=True)
         device = json.loads(out.strip().splitlines()[-1])
         source = "the board"
+        rom_hash = rom["hash"] if rom else None
     else:
-        device = {}
-        if os.path.exists(manifest):
-            with open(manifest) as f:
-                device = json.load(f)
+        device = last
         source = "the last deploy (%s)" % os.path.relpath(manifest, build.ROOT)
+        rom_hash = last.get(ROMFS)
     if o["full"]:
         device = {p: h for p, h in device.items() if p == DRIVER}
+        rom_hash = None
     copy, delete = plan(local, device)
+    send_rom = code == "rom" and rom_hash != image_hash
     need_driver = o["mip"] and DRIVER not in device
-    print("deploy for %s, compared with %s: %d of %d files to copy, %d to delete%s" % (
-        march, source, len(copy), len(local), len(delete), ", ssd1306 to install" if need_driver else ""))
+    if code == "rom":
+        where = "modules in ROM (a %d KB image, %s)" % (size // 1024, "to send" if send_rom else "unchanged")
+    elif code == "frozen":
+        where = "modules frozen in the board's MicroPython"
+    else:
+        where = "modules on littlefs"
+    driver = ", ssd1306 to install" if need_driver else ""
+    print("deploy for %s, %s, compared with %s: %d of %d files to copy, %d to delete%s" % (
+        march, where, source, len(copy), len(local), len(delete), driver))
     for p in copy:
         print("  copy   %s" % p)
     for p in delete:
@@ -161,6 +250,8 @@ def main(argv):
         return 0
     if need_driver and mpremote(o["port"], "mip", "install", "ssd1306"):
         raise SystemExit("mpremote mip install ssd1306 failed (is the board online?)")
+    if send_rom and mpremote(o["port"], "romfs", "deploy", image):
+        raise SystemExit("mpremote romfs deploy failed: run make deploy again")
     if copy or delete:
         dirs = sorted({p.rsplit("/", 1)[0] for p in copy if "/" in p})
         mk = "import os\nfor d in %r:\n    try:\n        os.mkdir(d)\n    except OSError:\n        pass\n" % (
@@ -172,11 +263,13 @@ def main(argv):
             args += ["+", "fs", "rm", ":" + p]
         if mpremote(o["port"], *args):
             raise SystemExit("mpremote failed while copying: run make deploy again (it resumes)")
+    if code == "rom":
+        local[ROMFS] = image_hash
     with open(manifest, "w") as f:
         json.dump(local, f, indent=1, sort_keys=True)
     if o["reset"]:
         mpremote(o["port"], "reset")
-    print("deployed: %d copied, %d deleted" % (len(copy), len(delete)))
+    print("deployed: %s%d copied, %d deleted" % ("ROM image, " if send_rom else "", len(copy), len(delete)))
     return 0
 
 

@@ -87,3 +87,67 @@ def test_the_boards_hashing_script_on_the_unix_port(tmp_path):
     want = {rel: hashlib.sha256((board / rel).read_bytes()).hexdigest()
             for rel in ("main.py", "board.json", "board/app.mpy", "hal/rp2.mpy", "lib/ssd1306.mpy")}
     assert got == want  # the journal and the user's own files are not looked at
+
+
+def _run_rom_script(tmp_path, image_size, partition=None):
+    """deploy's ROM query on the unix port, with vfs faked as a board with that partition (or none)."""
+    fake = ""
+    if partition is not None:
+        fake = ("import sys\nclass _Vfs:\n    @staticmethod\n    def rom_ioctl(op, *args):\n"
+                "        return 1 if op == 1 else memoryview(bytearray(%r))\nsys.modules['vfs'] = _Vfs\n"
+                % (partition,))
+    script = tmp_path / "rom.py"
+    script.write_text(fake + deploy.rom_script(image_size))
+    r = subprocess.run([os.path.join(build.BIN, "micropython"), str(script)], capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def test_the_boards_rom_query_on_the_unix_port(tmp_path):
+    image = b"\xd2\xcd\x31" + bytes(range(200))
+    assert _run_rom_script(tmp_path, len(image)) == {"size": 0, "hash": None, "frozen": False}  # no ROM
+    got = _run_rom_script(tmp_path, len(image), image + b"\xff" * 300)  # a partition holding that image
+    assert got == {"size": len(image) + 300, "hash": hashlib.sha256(image).hexdigest(), "frozen": False}
+    assert _run_rom_script(tmp_path, len(image), image[:100])["hash"] is None  # too small for the image
+
+
+def test_a_board_with_a_rom_partition_gets_one_image_and_no_mpy_on_littlefs(tmp_path):
+    dest, files = deploy.local_files("armv6m")
+    image, image_hash, littlefs = deploy.rom_split(dest, files)
+    assert sorted(littlefs) == ["board.cache", "board.json", "main.py"]
+    with open(image, "rb") as f:
+        assert f.read(3) == b"\xd2\xcd\x31"
+    # The last deploy put the modules on littlefs; this one (the board now has a ROM partition) sends
+    # the image and deletes those copies, which would otherwise shadow it.
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text(json.dumps({p: deploy.sha256(f) for p, f in files.items()}))
+    cmd = [sys.executable, os.path.join(ROOT, "tools", "deploy.py"), "--dry-run", "--march", "armv6m",
+           "--manifest", str(manifest), "--code", "rom"]
+    r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "modules in ROM" in r.stdout and "to send" in r.stdout, r.stdout
+    deleted = [line.split()[1] for line in r.stdout.splitlines() if line.strip().startswith("delete")]
+    assert sorted(deleted) == sorted(p for p in files if p.endswith(".mpy")), r.stdout
+    assert "copy" not in r.stdout.split("\n", 1)[1], r.stdout  # main.py and the board files are unchanged
+
+
+def test_the_frozen_build_manifest_lists_every_board_module_and_no_sim_one():
+    frozen = []
+    calls = {}
+
+    def package(path, files=None, base_path=".", opt=None):
+        folder = os.path.join(ROOT, "firmware", path)
+        names = files or [n for n in os.listdir(folder) if n.endswith(".py")]
+        frozen.extend(path + "/" + n for n in names)
+
+    def module(path, base_path=".", opt=None):
+        frozen.append(path)
+
+    api = {"metadata": lambda **kw: calls.setdefault("metadata", kw), "package": package, "module": module,
+           "include": lambda path: calls.setdefault("include", path),
+           "require": lambda name: calls.setdefault("require", name)}
+    with open(os.path.join(ROOT, "firmware", "manifest.py")) as f:
+        exec(f.read(), api)
+    assert sorted(frozen) == sorted(build.sources(exclude=build.SIM_ONLY))  # what `make deploy` compiles
+    assert calls["require"] == "ssd1306" and calls["include"] == "$(PORT_DIR)/boards/manifest.py"
