@@ -1,10 +1,11 @@
 # The whole firmware plays sim/match3.script through `make sim`'s launcher (tools/sim.py) on the
-# MicroPython unix port, and the final scores it prints equal the ones written in the script.
+# MicroPython unix port, and the final scores it prints equal the ones written in the script, with no
+# MemoryError on the way: on a stock Pico's 200 KB heap with the code in RAM, and in 96 KB with the
+# code in ROM (docs/memory.md).
 import os
 import re
 import subprocess
 
-import pytest
 import simbuild
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -56,7 +57,14 @@ def check_match(result):
 
 
 def memory_errors(result):
-    return [line for line in result.stdout.splitlines() if "MemoryError" in line]
+    return [line for line in (result.stdout + result.stderr).splitlines() if "MemoryError" in line]
+
+
+def firmware_heap_kb(result):
+    """The unix heap the sim gave the firmware, from its report: "heap (this unix port): 135 KB for ..."."""
+    m = re.search(r"heap \(this unix port\): (\d+) KB for the firmware, code in (ROM|RAM)", result.stdout)
+    assert m, result.stdout[-3000:]
+    return int(m.group(1)), m.group(2)
 
 
 def test_match3_script_expects_three_games_and_the_match():
@@ -68,27 +76,33 @@ def test_match3_script_expects_three_games_and_the_match():
 _runs = {}
 
 
-def _match_at(heap, tmp_path_factory):
-    if heap not in _runs:
-        _runs[heap] = run_sim(tmp_path_factory.mktemp("sim"), "--script", SCRIPT, "--fresh", "--heap", heap)
-    return _runs[heap]
+def _match_at(heap, code, tmp_path_factory):
+    if (heap, code) not in _runs:
+        data = tmp_path_factory.mktemp("sim")
+        _runs[heap, code] = run_sim(data, "--script", SCRIPT, "--fresh", "--heap", heap, "--code", code)
+    return _runs[heap, code]
 
 
-def test_three_game_match_at_the_picos_heap(tmp_path_factory):
-    check_match(_match_at("200k", tmp_path_factory))
+def _check_heap(result, pico_kb, code):
+    # The firmware got a Pico's heap scaled to this port: not more (the ROM image, the ROM boot and
+    # the script reader sit outside it), and not much less (the GC's own tables take ~1.2%).
+    kb, where = firmware_heap_kb(result)
+    want = pico_kb * simbuild.launcher.HEAP_RATIO
+    assert where == code
+    assert 0.97 * want <= kb <= want + 2, (kb, want)
 
 
-@pytest.mark.xfail(reason="at the Pico's 200 KB the firmware's passes hit MemoryError in game 3 (it retries "
-                          "and recovers; the scores are right): it needs a slimmer heap, see the HAL report",
-                   strict=False)
-def test_no_memory_error_at_the_picos_heap(tmp_path_factory):
-    assert memory_errors(_match_at("200k", tmp_path_factory)) == []
-
-
-@pytest.mark.xfail(reason="the firmware's modules alone need more than 96 KB of a Pico's heap "
-                          "(see tools/sim.py and the HAL report); passes once they are slimmed or frozen",
-                   raises=AssertionError, strict=False)
-def test_three_game_match_at_96k(tmp_path_factory):
-    result = _match_at("96k", tmp_path_factory)
+def test_three_game_match_on_a_stock_pico_code_in_ram(tmp_path_factory):
+    # A stock Pico build: no ROM partition, the .mpy files are loaded into its ~200 KB heap.
+    result = _match_at("200k", "ram", tmp_path_factory)
     check_match(result)
     assert memory_errors(result) == []
+    _check_heap(result, 200, "RAM")
+
+
+def test_three_game_match_in_96k_code_in_rom(tmp_path_factory):
+    # A board with a ROM partition (or the modules frozen in): the bytecode stays in flash.
+    result = _match_at("96k", "rom", tmp_path_factory)
+    check_match(result)
+    assert memory_errors(result) == []
+    _check_heap(result, 96, "ROM")
