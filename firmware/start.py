@@ -47,19 +47,20 @@ def _drop(name):
 def _load_board(path, layout, hal_mod):
     """The Board of the board file at path, or None when it is refused (said on console and display).
 
-    A cache made on the laptop from this very file (boarddef.from_cache) stands for the check; any
-    other file is checked by boardfile.load, whose code is then dropped."""
-    from board import boarddef
-
+    A cache made on the laptop from this very file (boardcache.from_cache) stands for the check; any
+    other file is checked by boardfile.load. Neither module's code stays after boot."""
     if not layout:
+        from board import boardcache
+
         try:
-            crc, size = boarddef.file_crc(path)
+            crc, size = boardcache.file_crc(path)
         except OSError:
             crc = size = -1  # no board file: the check below says so
-        if crc >= 0:
-            board_def = boarddef.from_cache(boarddef.cache_path(path), crc, size)
-            if board_def is not None:
-                return board_def
+        board_def = boardcache.from_cache(boardcache.cache_path(path), crc, size) if crc >= 0 else None
+        boardcache = None
+        _drop("board.boardcache")
+        if board_def is not None:
+            return board_def
     from board import boardfile
 
     try:

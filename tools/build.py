@@ -120,12 +120,12 @@ def romfs_image(dest, out):
 
 def board_files(src, dest):
     """Copy the board file src into dest as board.json and write its cache beside it (board.cache, see
-    firmware/board/boarddef.py), checked here with the firmware's own boardfile.load; -> the copy's
+    firmware/board/boardcache.py), checked here with the firmware's own boardfile.load; -> the copy's
     path. A board file that fails the check gets no cache: the board checks it at boot and names the
     bad field there."""
     if FIRMWARE not in sys.path:
         sys.path.insert(0, FIRMWARE)
-    from board import boarddef, boardfile
+    from board import boardcache, boardfile
 
     os.makedirs(dest, exist_ok=True)
     with open(src, "rb") as f:
@@ -134,15 +134,15 @@ def board_files(src, dest):
     if _read(out, "rb") != data:
         with open(out, "wb") as f:
             f.write(data)
-    cache = boarddef.cache_path(out)
+    cache = boardcache.cache_path(out)
     try:
         board = boardfile.load(out, layout=False)
     except boardfile.BoardFileError:
         if os.path.exists(cache):
             os.remove(cache)
         return out
-    crc, size = boarddef.file_crc(out)
-    text = json.dumps(boarddef.cache_dict(board, crc, size), separators=(",", ":"))
+    crc, size = boardcache.file_crc(out)
+    text = json.dumps(boardcache.cache_dict(board, crc, size), separators=(",", ":"))
     if _read(cache, "r") != text:
         with open(cache, "w") as f:
             f.write(text)

@@ -1,7 +1,7 @@
 # The board file: the reference validates, and each kind of mistake is refused naming the field.
 from fakehal import remove_tree, scratch_dir
 
-from board import boarddef
+from board import boardcache
 from board.boardfile import KEYS, BoardFileError, load, read
 from check import message, raises
 
@@ -199,18 +199,18 @@ def _write_cache(folder, board, crc, size):
 
     path = folder + "/board.cache"
     with open(path, "w") as f:
-        f.write(json.dumps(boarddef.cache_dict(board, crc, size)))
+        f.write(json.dumps(boardcache.cache_dict(board, crc, size)))
     return path
 
 
 def test_a_cache_of_the_checked_file_gives_the_same_board():
     checked = load(_path(), layout=False)
-    crc, size = boarddef.file_crc(_path())
+    crc, size = boardcache.file_crc(_path())
     folder = scratch_dir()
     try:
-        b = boarddef.from_cache(_write_cache(folder, checked, crc, size), crc, size)
+        b = boardcache.from_cache(_write_cache(folder, checked, crc, size), crc, size)
         assert b is not None
-        for name in boarddef.ATTRS:
+        for name in boardcache.ATTRS:
             assert getattr(b, name) == getattr(checked, name), name
         assert type(b.led_track[0]) is type(checked.led_track[0]) and type(b.colours[0]) is tuple
         assert b.key_names[b.key_names.index("MENU")] is KEYS[KEYS.index("MENU")]  # interned, not a copy
@@ -221,23 +221,23 @@ def test_a_cache_of_the_checked_file_gives_the_same_board():
 
 def test_a_cache_of_another_file_or_a_broken_one_is_not_used():
     checked = load(_path(), layout=False)
-    crc, size = boarddef.file_crc(_path())
+    crc, size = boardcache.file_crc(_path())
     folder = scratch_dir()
     try:
         path = _write_cache(folder, checked, crc, size)
-        assert boarddef.from_cache(path, crc ^ 1, size) is None  # the board file was edited
-        assert boarddef.from_cache(path, crc, size + 1) is None
-        assert boarddef.from_cache(folder + "/none.cache", crc, size) is None
+        assert boardcache.from_cache(path, crc ^ 1, size) is None  # the board file was edited
+        assert boardcache.from_cache(path, crc, size + 1) is None
+        assert boardcache.from_cache(folder + "/none.cache", crc, size) is None
         with open(path, "w") as f:
             f.write('{"v": 1, "crc": %d, "size": %d, "sides": 3}' % (crc, size))  # fields missing
-        assert boarddef.from_cache(path, crc, size) is None
+        assert boardcache.from_cache(path, crc, size) is None
         with open(path, "w") as f:
             f.write("{not json")
-        assert boarddef.from_cache(path, crc, size) is None
+        assert boardcache.from_cache(path, crc, size) is None
     finally:
         remove_tree(folder)
 
 
 def test_cache_sits_beside_the_board_file():
-    assert boarddef.cache_path("/board.json") == "/board.cache"
-    assert boarddef.cache_path("x/my.board") == "x/my.board.cache"
+    assert boardcache.cache_path("/board.json") == "/board.cache"
+    assert boardcache.cache_path("x/my.board") == "x/my.board.cache"

@@ -6,7 +6,7 @@ import sys
 from board_fixture import root
 from fakehal import remove_tree, scratch_dir
 
-from board import boarddef
+from board import boardcache
 
 GOOD = root() + "/hardware/board.json"
 
@@ -29,9 +29,9 @@ def _board_folder(edit=None):
     with open(GOOD) as f:
         text = f.read()
     checked = boardfile.load(GOOD, layout=False)
-    crc, size = boarddef.file_crc(GOOD)
+    crc, size = boardcache.file_crc(GOOD)
     with open(folder + "/board.cache", "w") as f:
-        f.write(json.dumps(boarddef.cache_dict(checked, crc, size)))
+        f.write(json.dumps(boardcache.cache_dict(checked, crc, size)))
     if edit is not None:
         raw = json.loads(text)
         edit(raw)
@@ -43,11 +43,12 @@ def _board_folder(edit=None):
 
 
 def _forget_validator():
-    sys.modules.pop("board.boardfile", None)
     import board
 
-    if hasattr(board, "boardfile"):
-        delattr(board, "boardfile")
+    for name in ("boardfile", "boardcache"):
+        sys.modules.pop("board." + name, None)
+        if hasattr(board, name):
+            delattr(board, name)
 
 
 def test_a_board_file_with_its_cache_boots_without_the_validator():
@@ -57,7 +58,7 @@ def test_a_board_file_with_its_cache_boots_without_the_validator():
     try:
         b = _load_board(folder + "/board.json", False, ShowsErrors())
         assert b is not None and b.sides == 3 and len(b.led_track[2]) == 120
-        assert "board.boardfile" not in sys.modules
+        assert "board.boardfile" not in sys.modules and "board.boardcache" not in sys.modules
     finally:
         remove_tree(folder)
 
