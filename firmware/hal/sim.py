@@ -19,8 +19,10 @@ USAGE = """make sim [ARGS="..."]   or   micropython -X heapsize=200k firmware/ma
   --board FILE    board definition (default hardware/board.json)
   --press-ms N    how long a key or tap is held (default 60); --long-ms N for !X (default 1500)
   --trace         headless: log the display each time it changes
-  tools/sim.py adds: --heap N (the Pico heap this run stands for, bytes), --ratio R (this port's heap
-  per Pico byte), --code rom|ram, --rom N (bytes of the ROM image held as the sim's flash)"""
+  --heap SIZE     (make sim) the Pico heap to stand for, e.g. 96k (default 200k), scaled to this port
+  --code rom|ram  (make sim) the modules in flash as on a board with a ROM partition (default), or
+                  loaded into the heap as on a stock Pico (docs/memory.md)
+  make sim passes on --heap in bytes, --ratio R and --rom N (the ROM image's size) for the report"""
 
 PRESS_MS = 60  # a terminal has no key-up: a keypress is the board key held this long
 GAP_MS = 90  # between two presses, so the app sees separate presses
