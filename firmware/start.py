@@ -103,6 +103,9 @@ def main(argv):
         import board.link  # noqa: F401 (the app imports it when the link starts)
     except ImportError:
         pass
+    import asyncio
+
+    asyncio.gather  # noqa: B018 (asyncio loads its funcs module on first use: app.main's gather)
     gc.collect()
 
     hal = hal_mod.make(board_def, options)

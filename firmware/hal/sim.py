@@ -180,6 +180,8 @@ class SimHal:
         used = gc.mem_alloc() - self.flash_bytes - self.script_bytes
         if self.boot_free < 0:
             self.boot_free = gc.mem_free()
+            if self.term is None and self.runner is not None:
+                _qstr_pools()  # after boot; again at the end: a pool made in between is a risk
         if used > self.live_peak:
             self.live_peak = used
 
@@ -333,12 +335,21 @@ class SimHal:
             # The firmware has stopped, but asyncio still points at the task that was running
             # (and so at the whole app): let it go, so the replay below has the heap.
             core.cur_task = None
+            _qstr_pools()  # as the firmware left them (the replay below is the sim's, not the board's)
 
             lines, self.exit_code = self.runner.finish(
                 self.storage_dir + JOURNAL, self.board_def.sides, self.board_def.side_names)
             for line in lines:
                 print(line)
         simflash.unmount(self._flash)
+
+
+def _qstr_pools():
+    """Print MicroPython's interned-string count ("qstr pool: n_pool=6, n_qstr=1224, ..."): a pool
+    added after boot is one block of up to 14 KB here asked for mid-game (docs/memory.md)."""
+    import micropython
+
+    micropython.qstr_info()
 
 
 def _heap_size():

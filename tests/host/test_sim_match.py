@@ -83,6 +83,14 @@ def _match_at(heap, code, tmp_path_factory):
     return _runs[heap, code]
 
 
+def _check_no_interning_after_boot(result):
+    # The sim prints MicroPython's interned-string pools after boot and when the firmware stops: a
+    # string interned in between can cost a whole new pool, one block of up to 14 KB, mid-game.
+    pools = re.findall(r"qstr pool: n_pool=(\d+), n_qstr=(\d+)", result.stdout)
+    assert len(pools) == 2, result.stdout[-3000:]
+    assert pools[0] == pools[1], "strings interned after boot (docs/memory.md): %r" % (pools,)
+
+
 def _check_heap(result, pico_kb, code):
     # The firmware got a Pico's heap scaled to this port: not more (the ROM image, the ROM boot and
     # the script reader sit outside it), and not much less (the GC's own tables take ~1.2%).
@@ -98,6 +106,7 @@ def test_three_game_match_on_a_stock_pico_code_in_ram(tmp_path_factory):
     check_match(result)
     assert memory_errors(result) == []
     _check_heap(result, 200, "RAM")
+    _check_no_interning_after_boot(result)
 
 
 def test_three_game_match_in_96k_code_in_rom(tmp_path_factory):
@@ -106,3 +115,4 @@ def test_three_game_match_in_96k_code_in_rom(tmp_path_factory):
     check_match(result)
     assert memory_errors(result) == []
     _check_heap(result, 96, "ROM")
+    _check_no_interning_after_boot(result)
