@@ -8,6 +8,11 @@ from board import anims
 from board.ticks import diff
 
 try:
+    import framebuf
+except ImportError:  # CPython: a blank frame to copy instead
+    framebuf = None
+
+try:
     from micropython import const
 except ImportError:  # CPython: const(x) is just x
     const = int  # type: ignore
@@ -43,7 +48,14 @@ class Render:
         self.board = board_def
         self.limiter = limiter
         self.frame = bytearray(3 * board_def.led_count)
-        self._blank = bytearray(3 * board_def.led_count)
+        self._blanker = None
+        self._blank = None
+        if framebuf is not None:
+            # The frame seen as one row of 8-bit pixels: fill(0) blanks it in C, with no second
+            # frame-sized buffer of zeros to copy from (1.2 KB of heap on the reference board).
+            self._blanker = framebuf.FrameBuffer(self.frame, 3 * board_def.led_count, 1, framebuf.GS8)
+        else:
+            self._blank = bytearray(3 * board_def.led_count)
         self.view = array("i", [0] * SIZE)
         self.view[DEALER] = self.view[WINNER] = self.view[PEND_SIDE] = -1
         self.view[SIDES] = board_def.sides
@@ -125,7 +137,10 @@ class Render:
         v = self.view
         if v[BRIGHT] != self.bright:
             self._set_brightness(v[BRIGHT])
-        self.frame[:] = self._blank
+        if self._blanker is not None:
+            self._blanker.fill(0)
+        elif self._blank is not None:
+            self.frame[:] = self._blank
         b = self.board
         for side in range(v[SIDES]):
             back = v[BACK + side]
