@@ -335,7 +335,8 @@ class SimHal:
             # The firmware has stopped, but asyncio still points at the task that was running
             # (and so at the whole app): let it go, so the replay below has the heap.
             core.cur_task = None
-            _qstr_pools()  # as the firmware left them (the replay below is the sim's, not the board's)
+            if self.options["headless"]:
+                _qstr_pools()  # as the firmware left them (the replay below is the sim's, not the board's)
 
             lines, self.exit_code = self.runner.finish(
                 self.storage_dir + JOURNAL, self.board_def.sides, self.board_def.side_names)

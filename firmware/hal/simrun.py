@@ -124,8 +124,11 @@ def report(state, names):
 def heap_report(hal):
     """The firmware's heap as lines: free after boot, and the most it held after a calm gc (the app
     collects after boot and after each committed event; the sim reads the heap then, see
-    SimHal.heap_seen), here and scaled to the Pico the run stands for."""
+    SimHal.heap_seen), here and scaled to the Pico the run stands for. None for a drawn run: the
+    terminal's strings share the heap (tools/sim.py gives them heap on top), so they would blur it."""
     o = hal.options
+    if not o["headless"]:
+        return []
     size = hal.heap_size()
     least = size - hal.live_peak
     out = ["heap (this unix port): %d KB for the firmware, code in %s; free after boot %d KB; "
