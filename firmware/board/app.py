@@ -21,9 +21,10 @@ the link every few tens of ms. No task exists before asyncio.run; a new event lo
 
 import asyncio
 import gc
+import json
 
 from board import anims, display, edges, render, sensors
-from board.controller import P_LINK, P_PEG, Controller
+from board.controller import P_LINK, P_PEG, Controller, wrap
 from board.journal import Journal
 from board.keys import Keys
 from board.power import Limiter
@@ -80,9 +81,17 @@ class App:
     # ---- journal and match ------------------------------------------------------------------
 
     def _replay(self, line):
-        ev = events.from_line(line)
-        if ev["t"] == "setup":
-            self._loading = Match(ev)
+        # json.loads, not events.from_line: that words any failure as a bad line, a MemoryError too, and
+        # the journal sets a refused record aside with all after it (a replay in a full heap did).
+        ev = json.loads(line)
+        if type(ev) is not dict:
+            raise CribError("not an event: %r" % (line[:40],))
+        if ev.get("t") == "setup":
+            # Into the match object in force, in place: its old state is garbage before the replay
+            # builds the new one, so a rebuild after a failed commit (a MemoryError, mostly) needs
+            # room for one match, not two; and whoever holds the object sees the rebuilt state.
+            m = self._loading = self.match
+            m.__init__(ev)
             self.recent = []
             return
         if self._loading is None:
@@ -129,27 +138,63 @@ class App:
     def commit(self, ev):
         """Apply ev to the match and append it to the journal before anything shows it as done.
 
-        CribError (refused) changes nothing. If the flash write fails, the match is rebuilt from the
-        journal, which is the truth, and the error is reported as a refusal.
+        CribError (refused) changes nothing. Any other failure before the record is confirmed (a
+        MemoryError in the game, which may leave the match part-changed; the flash write failing,
+        before or after its record landed) is answered by rebuilding the match from the journal, the
+        truth at the next boot: the event is then wholly in (its record landed) or wholly out, and
+        the display says which. A failure after the record is confirmed (the link push, the
+        animation, a compaction) is logged: the event stands, and nothing is retried.
         """
+        if self._loading is not None:
+            # The replay after the last failed commit did not finish: ev was made from a match that
+            # is not the journal's. Replay first; the players see the true state and key ev again.
+            self._rebuild()
+            raise CribError("Reloaded: not saved")
         m = self.match
         was_over = m.game_over
-        done = m.apply(ev)
-        line = events.to_line(done)
+        seq = self.journal.next_seq
+        done = line = None
         try:
+            done = m.apply(ev)
+            line = events.to_line(done)
             seq = self.journal.append(line)
-        except Exception as e:  # flash full or failing: what is on flash decides
-            self.hal.log("journal append failed: %r; replaying" % (e,))
-            self.boot()
-            raise CribError("flash write failed: not saved")
-        if self.link is not None:
-            self.link.appended(seq, line)  # a subscribed laptop hears it without a re-read
+        except CribError:
+            raise
+        except Exception as e:
+            # Before: the error went on up, the match kept what apply had done (a deal's new dealer)
+            # and the journal did not, and the next starter was journalled after no deal at all.
+            self.hal.log("commit failed: %r" % (e,))
+            why = "Out of memory" if isinstance(e, MemoryError) else "Flash error"
+            self._gc_due = True  # the save pass collects, and replays once more if this replay fails
+            self._rebuild()
+            if self.journal.next_seq <= seq:
+                raise CribError(why + ": not saved")
+            self.controller.say(why, "but saved")  # the write landed before its error: it is in force
+            return done
+        try:
+            if self.link is not None:
+                self.link.appended(seq, line)  # a subscribed laptop hears it without a re-read
+            self._remember(done)
+            self._celebrate(done, was_over)
+            if self.journal.needs_compaction:
+                self._compact()
+        except Exception as e:  # on flash and in the match: it stands (the link re-reads the journal)
+            self.hal.log("saved, then: %r" % (e,))
         self._gc_due = True
-        self._remember(done)
-        self._celebrate(done, was_over)
-        if self.journal.needs_compaction:
-            self._compact()
         return done
+
+    def _rebuild(self):
+        """The match rebuilt in place from the journal after a failed commit; CribError if even that
+        fails: the journal then stays closed (no record is written while the match may differ from
+        it), and the next save pass (after a collection) and the next commit replay first; a restart
+        replays it in an empty heap."""
+        try:
+            self.boot()
+        except Exception as e:
+            self.journal.close()
+            self._loading = self.match
+            self.hal.log("commit failed: %r" % (e,))
+            raise CribError("Not saved: restart the board")
 
     def _remember(self, ev):
         if ev.get("t") == "undo":
@@ -291,6 +336,12 @@ class App:
         if self._gc_due:
             self._gc_due = False
             self.calm_gc()
+            if self._loading is not None:  # a failed commit's replay did not finish: once more now
+                try:
+                    self._rebuild()
+                    self.controller.say(*wrap("Reloaded: not saved"))
+                except CribError:
+                    pass
         if self.settings.due(now):
             self.settings.save()
         if self.link is not None:
