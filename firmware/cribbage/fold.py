@@ -175,32 +175,33 @@ class Fold:
                 return q
         return p
 
-    def _do(self, b, i, p):
-        # b[i]: the record (b a chunk of the log); p: its position in the log, for checkpoints.
+    def _do(self, p):
+        # p: the record's position in the log (for checkpoints). Each branch is one short call:
+        # MicroPython puts a function's frame on the heap, at every call, when its arguments,
+        # locals and deepest stack pass 11 words (bench/frames.py lists them), and _do is the hottest.
+        b = self._log.chunks[p >> 8]  # records.Log: 256-byte chunks
+        i = p & 255
         t = b[i]
         if t != _MUG:
             self.muggins_due = None
         if t == _LAY:
             self._do_lay(b, i)
-        elif t == _PEG:
-            why = WHYS[b[i + 3]]
-            if why == "hand" or why == "crib":
-                self.shown = self._show_order(self.shown)[0] + 1
-            elif why == "heels":
-                self.heels = True
-            self._score(b[i + 1], b[i + 2], why)
-        elif t == _GO:
-            self._do_go(b, i)
         elif t == _SHOW:
             self._do_show(b, i)
+        elif t == _GO:
+            self._do_go(b, i)
+        elif t == _PEG:
+            self._do_peg(b, i)
         elif t == _STARTER:
             self._do_starter(b[i + 1])
         elif t == _DEAL:
-            self._d = self._next_active(self._d)
-            self.deal_no += 1
-            self._new_deal()
-            self._checkpoint(False, p + 1)
-        elif t == _MUG:
+            self._do_deal(p)
+        else:
+            self._do_rare(b, i, p)
+
+    def _do_rare(self, b, i, p):
+        t = b[i]
+        if t == _MUG:
             self.muggins_due = None
             self._score(b[i + 1], b[i + 2], "muggins")
         elif t == _FIX:
@@ -208,12 +209,27 @@ class Fold:
         elif t == _GAME:
             self._do_next_game(p + 1)
         elif t == _CUT:
-            self._do_cut(b[i + 1 : i + 1 + self.players], p + 1 + self.players)
+            n = self.players
+            self._do_cut(b[i + 1 : i + 1 + n], p + 1 + n)
         elif t == _DEALER:
             self._first_dealer(b[i + 1], p + 2)
         elif t == _END:
             self.match_over = True
             self.match_winner = leader_of(self.match_points)
+
+    def _do_peg(self, b, i):
+        why = WHYS[b[i + 3]]
+        if why == "hand" or why == "crib":
+            self.shown = self._show_order(self.shown)[0] + 1
+        elif why == "heels":
+            self.heels = True
+        self._score(b[i + 1], b[i + 2], why)
+
+    def _do_deal(self, p):
+        self._d = self._next_active(self._d)
+        self.deal_no += 1
+        self._new_deal()
+        self._checkpoint(False, p + 1)
 
     def _score(self, side, n, why):
         if n <= 0 or self.game_over or side in self.places:
@@ -305,76 +321,96 @@ class Fold:
 
     def _do_starter(self, c):
         self.starter = c
-        leader = self._next_active(self._d)
         self._seats = list(self.active)
-        self._play = Play(len(self._seats), self._seats.index(leader), self.hand_size, self.five)
-        self._stale = False
+        # The play is made when first read (see play): a trusted replay never reads it.
+        self._play = None
+        self._stale = True
         if c >> 2 == JACK and not self.heels:
             self.heels = True
             self._score(self._d % self.sides, 2, "heels")
 
     def _do_lay(self, b, i):
         # b[i + 4]: the points the lay made, recorded when it was first applied; _NONE until then.
-        p, c, claim, total = b[i + 1], b[i + 2], b[i + 3], b[i + 4]
-        seat = self._seats.index(p)
-        why = "play"
-        if total == _NONE:
-            play = self.play
-            assert play is not None
-            awards = play.lay(seat, c)  # refuses (before any change) what the play does not allow
-            total = 0
-            why = "go"
-            for _s, reason, n in awards:
-                total += n
-                if reason != "go" and reason != "last card":
-                    why = "play"
-            b[i + 4] = total
+        seat = self._seats.index(b[i + 1])
+        if b[i + 4] == _NONE:
+            self._play_lay(b, i, seat)
         else:
             self._stale = True
-            if total == 1:
-                why = "go"  # no card scores 1 in the play: a lone point is a go or last card
-        self._acts.append(seat * 64 + c)
-        side = p % self.sides
-        if claim != _NONE:
-            self._score(side, claim, why)
-            if total > claim and not self.game_over:
-                self.muggins_due = (side, total - claim)
-        elif total:
-            self._score(side, total, why)
+        self._acts.append(seat * 64 + b[i + 2])
+        if b[i + 4]:
+            self._peg_lay(b, i)
+
+    def _play_lay(self, b, i, seat):
+        # The play lays the card (it refuses, before any change, what it does not allow); the
+        # points are recorded in the log, for the next replay.
+        play = self.play
+        assert play is not None
+        total = 0
+        for _s, _reason, n in play.lay(seat, b[i + 2]):
+            total += n
+        b[i + 4] = total
+
+    def _peg_lay(self, b, i):
+        # A card scores 2 or more (fifteen, pair, run, 31), the last card or a go 1, never both:
+        # a lone point is pegged as a go.
+        total = b[i + 4]
+        if b[i + 3] != _NONE:
+            self._claimed(b[i + 1] % self.sides, total, b[i + 3], "go" if total == 1 else "play")
+        else:
+            self._score(b[i + 1] % self.sides, total, "go" if total == 1 else "play")
+
+    def _claimed(self, side, total, claim, why):
+        # Muggins: the claim is pegged; what it fell short by is for the others to take.
+        self._score(side, claim, why)
+        if total > claim and not self.game_over:
+            self.muggins_due = (side, total - claim)
 
     def _do_go(self, b, i):
         # b[i + 2], b[i + 3]: who the go scored for and how much, recorded when first applied.
         seat = self._seats.index(b[i + 1])
-        side, n = b[i + 2], b[i + 3]
-        if n == _NONE:
-            play = self.play
-            assert play is not None
-            awards = play.go(seat)
-            side, n = _NONE, 0
-            for s, _reason, pts in awards:
-                if s is not None:
-                    side, n = self._seats[s] % self.sides, pts
-            b[i + 2] = side
-            b[i + 3] = n
+        if b[i + 3] == _NONE:
+            self._play_go(b, i, seat)
         else:
             self._stale = True
         self._acts.append(-1 - seat)
-        if n:
-            self._score(side, n, "go")
+        if b[i + 3]:
+            self._score(b[i + 2], b[i + 3], "go")
+
+    def _play_go(self, b, i, seat):
+        play = self.play
+        assert play is not None
+        side, n = _NONE, 0
+        for s, _reason, pts in play.go(seat):
+            if s is not None:
+                side, n = self._seats[s] % self.sides, pts
+        b[i + 2] = side
+        b[i + 3] = n
 
     def _do_show(self, b, i):
-        side, kind, n, claim = b[i + 1], b[i + 2], b[i + 3], b[i + 4]
-        cards = tuple(b[i + 5 : i + R.rec_len(b, i, self.players, self.hand_size)])
         self.shown = self._show_order(self.shown)[0] + 1
-        self.shown_cards.extend(cards)
-        why = KINDS[kind]
-        self.last_show = (side, why, cards, self.starter, n, None if claim == _NONE else claim)
-        if claim != _NONE:
-            self._score(side, claim, why)
-            if n > claim and not self.game_over:
-                self.muggins_due = (side, n - claim)
+        self.last_show = last = self._show_of(b, i)
+        self.shown_cards.extend(last[2])
+        if b[i + 4] != _NONE:
+            self._claimed(b[i + 1], b[i + 3], b[i + 4], last[1])
         else:
-            self._score(side, n, why)
+            self._score(b[i + 1], b[i + 3], last[1])
+
+    def _show_of(self, b, i):
+        # The show record at b[i] as last_show holds it (no locals: the tuple fills the frame).
+        return (
+            b[i + 1],
+            KINDS[b[i + 2]],
+            self._cards_of(b, i),
+            self.starter,
+            b[i + 3],
+            None if b[i + 4] == _NONE else b[i + 4],
+        )
+
+    def _cards_of(self, b, i):
+        i += 5
+        if b[i - 3] or self.hand_size == 4:
+            return (b[i], b[i + 1], b[i + 2], b[i + 3])
+        return (b[i], b[i + 1], b[i + 2])  # a five-card hand: three cards
 
     def _do_fix(self, side, delta):
         new = self.front[side] + delta

@@ -93,6 +93,7 @@ from cribbage.fold import Fold
 from cribbage.forms import check_setup
 from cribbage.records import FIX, MUG, PEG
 from cribbage.show import score_show
+from cribbage.trusted import RECORD
 
 
 def replay(events, trusted=True):
@@ -215,6 +216,23 @@ class Match(Fold):
         trusted=True (replaying the board's own journal): a show's recorded count is not
         recounted, and the event is returned as given.
         """
+        if trusted and type(ev) is dict:
+            t = ev.get("t")  # the journal's own, common events have a shortcut (cribbage.trusted)
+            short = RECORD.get(t) if type(t) is str else None
+            if short is not None:
+                rec = short(self, ev)
+                if rec is not None:
+                    # A lay, go, show, starter or deal: none can be refused now (no play is run)
+                    # and none is a score alone (so no quick undo).
+                    if self.last_pegs:  # an empty list is kept: one allocation less an event
+                        self.last_pegs = []
+                    self._quick = None
+                    self.count += 1
+                    self._do(self._log.add(rec))
+                    return ev
+        return self._apply(ev, trusted)
+
+    def _apply(self, ev, trusted):
         if type(ev) is dict and ev.get("t") == "undo":
             self._check_undo(ev)
             self._undo()
@@ -228,12 +246,12 @@ class Match(Fold):
             # A score alone is undone without a refold (a slip undone at once is the common undo).
             side = rec[1]
             quick = [0, side, self.front[side], self.back[side], self.shown, self.heels, self.muggins_due]
-        b, i, p = log.append(rec)
+        p = log.add(rec)
         if quick is not None:
             quick[0] = p
         self.count += 1
         try:
-            self._do(b, i, p)
+            self._do(p)
         except CribError:
             # Only the play can refuse here, and it refuses before it changes anything.
             log.truncate(p)
@@ -241,7 +259,10 @@ class Match(Fold):
             raise
         # Not when the score ended the game or put a side out: that undo needs the refold.
         self._quick = quick if quick is not None and self.winner is None else None
-        return ev if trusted else R.event_of(b, i, self.players, self.hand_size)
+        if trusted:
+            return ev
+        b, i = log.at(p)
+        return R.event_of(b, i, self.players, self.hand_size)
 
     # ---- undo: restore the checkpoint before the event, refold the rest --------------------------
 
@@ -281,7 +302,6 @@ class Match(Fold):
         p = log.norm(cp[0])
         while p < last:
             self.count += 1
-            b, i = log.at(p)
-            self._do(b, i, p)
+            self._do(p)
             p = log.after(p, players, hand)
         self.last_pegs = []

@@ -92,21 +92,25 @@ class Log:
 
     def append(self, rec):
         """Add a record; returns (chunk, index, position) where it now lies."""
+        p = self.add(rec)
+        return self.chunks[-1], p & (_CHUNK - 1), p
+
+    def add(self, rec):
+        """Add a record; returns its position (no tuple made: the replay adds hundreds)."""
         n = len(rec)
         chunks = self.chunks
         p = self.end
+        o = p & (_CHUNK - 1)
         if p >> _SHIFT == len(chunks):  # the last chunk is exactly full
             chunks.append(bytearray(_CHUNK))
-        o = p & (_CHUNK - 1)
-        if o + n > _CHUNK:
+        elif o + n > _CHUNK:
             chunks[-1][o] = 0
             chunks.append(bytearray(_CHUNK))
-            p = (len(chunks) - 1) << _SHIFT
+            p += _CHUNK - o
             o = 0
-        chunk = chunks[-1]
-        chunk[o : o + n] = rec
+        chunks[-1][o : o + n] = rec
         self.end = p + n
-        return chunk, o, p
+        return p
 
     def at(self, p):
         """(chunk, index) of position p."""

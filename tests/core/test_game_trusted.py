@@ -1,0 +1,115 @@
+# The boot replay's shortcut (cribbage.trusted) takes exactly what checks.validate takes, as validate would.
+from match_script import match_events
+
+from cribbage import records as R
+from cribbage import trusted
+from cribbage.checks import validate
+from cribbage.errors import CribError
+from cribbage.game import Match
+
+SHORT = ("lay", "go", "show", "starter", "deal")
+
+
+def test_trusted_constants_agree_with_records():
+    for name in ("STARTER", "SHOW", "LAY", "GO", "NONE"):
+        mine = getattr(trusted, "_" + name, None)  # MicroPython keeps no const names
+        if mine is not None:
+            assert mine == getattr(R, name), name
+    assert bytes((R.DEAL,)) == trusted._DEAL_REC
+
+
+def _variants(ev):
+    # The event as journaled, then spoilt one way at a time: values out of range or of the wrong
+    # type, a key missing, a claim added, a card of the show changed.
+    yield ev
+    for k in ev:
+        if k == "t":
+            continue
+        for bad in (-1, 0, 1, 2, 3, 15, 16, 29, 30, 51, 52, True, None, "x", "5H", [1]):
+            v = dict(ev)
+            v[k] = bad
+            yield v
+        v = dict(ev)
+        del v[k]
+        yield v
+    for claim in (0, 1, None):
+        v = dict(ev)
+        v["claim"] = claim
+        yield v
+    cards = ev.get("cards")
+    if cards:
+        for bad in (52, -1, True, "5H", cards[0]):
+            v = dict(ev)
+            v["cards"] = [bad] + cards[1:]
+            yield v
+        v = dict(ev)
+        v["cards"] = cards[:-1]
+        yield v
+        v = dict(ev)
+        v["cards"] = tuple(cards)
+        yield v
+
+
+def _compare(m, ev):
+    """True when the shortcut took ev; fails if it takes what validate refuses or records otherwise."""
+    got = trusted.RECORD[ev["t"]](m, ev)
+    try:
+        want = validate(m, ev, True, False)
+    except CribError:
+        assert got is None, ev
+        return False
+    assert got is None or bytes(got) == bytes(want), (ev, got, want)
+    return got is not None
+
+
+def _check(form, three="all", muggins=False, games=2):
+    taken = {}
+    m = None
+
+    def step(ev):
+        nonlocal m
+        if m is None:
+            m = Match(ev)
+            return
+        t = ev["t"]
+        if t in SHORT:
+            variants = _variants(ev)
+            # The journaled event itself: the shortcut takes it (else the boot replay is slow).
+            assert _compare(m, next(variants)) or "claim" in ev, ev
+            taken[t] = taken.get(t, 0) + 1
+            for v in variants:
+                _compare(m, v)
+        m.apply(ev, True)
+
+    live = match_events(form=form, three=three, muggins=muggins, games=games, sink=step)
+    assert m is not None and m.front == live.front and m.match_points == live.match_points
+    for t in SHORT:
+        assert taken.get(t), t
+
+
+def test_shortcut_agrees_six_card():
+    _check("six")
+
+
+def test_shortcut_agrees_five_card_with_muggins():
+    _check("five", muggins=True)
+
+
+def test_shortcut_agrees_three_handed_continued_play():
+    _check("three", three="cont", games=1)
+
+
+def test_shortcut_agrees_partners():
+    _check("four", games=1)
+
+
+def test_shortcut_refuses_after_the_game_and_the_match():
+    m = Match({"t": "setup", "form": "six61", "fmt": "games", "games": 1})
+    m.apply({"t": "dealer", "p": 0})
+    m.apply({"t": "peg", "s": 1, "n": 29, "why": "manual"})
+    m.apply({"t": "peg", "s": 1, "n": 29, "why": "manual"})
+    m.apply({"t": "peg", "s": 1, "n": 29, "why": "manual"})
+    assert m.game_over and m.match_over
+    for ev in ({"t": "deal"}, {"t": "starter", "c": 3}, {"t": "lay", "p": 1, "c": 3, "n": 0}):
+        assert trusted.RECORD[ev["t"]](m, ev) is None
+        assert _compare(m, ev) is False
