@@ -38,6 +38,10 @@ def table_crc32(data, value=0):
 
 def crc32(data, value=0):
     """CRC-32 of data continuing from value, as zlib.crc32 and binascii.crc32 compute it."""
-    if _native is not None:
-        return _native(data, value) & 0xFFFFFFFF
     return table_crc32(data, value)
+
+
+if _native is not None:
+    # binascii.crc32 itself, no call around it: the boot replay checks every record (it returns
+    # the CRC unsigned on MicroPython and CPython 3 alike).
+    crc32 = _native  # noqa: F811

@@ -137,6 +137,23 @@ def _header(first_seq):
     return MAGIC + b" %d first %d\n" % (VERSION, first_seq)
 
 
+def _payload(line, expected):
+    """The payload (bytes) of this line if it is, exactly as append() writes it, the record
+    `expected`; else _check(line, expected): the payload after all, or why not (a str).
+
+    The boot replay reads every record through here: the line is compared with the seq and
+    checksum it must start with, made as _record makes them (a few calls in C, no int parsing, no
+    try: MicroPython would put a frame with a try on the heap at every call).
+    """
+    sp = line.find(b" ")
+    if sp > 0 and line[-1] == 10:
+        payload = line[sp + 10 : -1]
+        crc = crc32(payload, expected & 0xFFFFFFFF)
+        if line.startswith(b"%d %08x " % (expected, crc)):
+            return payload
+    return _check(line, expected)
+
+
 def _check(line, expected):
     """The payload (bytes) of this line if it is the record `expected`; else why not (a str)."""
     n = len(line)
@@ -157,20 +174,6 @@ def _check(line, expected):
     if seq != expected:
         return "seq %d where %d was due" % (seq, expected)
     return payload
-
-
-def _apply(payload, apply):
-    """Hand a checked record's payload to apply; returns why it was refused, or ""."""
-    try:
-        text = payload.decode()
-    except ValueError:
-        return "payload is not UTF-8"
-    if apply is not None:
-        try:
-            apply(text)
-        except ValueError as e:
-            return "refused: %s" % e
-    return ""
 
 
 def _read_header(f, path):
@@ -234,9 +237,21 @@ class Journal:
                 line = f.readline()
                 if not line:
                     break
-                why = _check(line, expected)
+                why = _payload(line, expected)
                 if not isinstance(why, str):
-                    why = _apply(why, apply)
+                    # Decoded and applied here, not in a function: this frame is made once, and
+                    # a function with a try would have its frame made on the heap at every record.
+                    try:
+                        text = why.decode()
+                    except ValueError:
+                        why = "payload is not UTF-8"
+                    else:
+                        why = ""
+                        if apply is not None:
+                            try:
+                                apply(text)
+                            except ValueError as e:
+                                why = "refused: %s" % e
                 if why:
                     self._measure_tail(f, line, expected, why, report)
                     break
@@ -376,7 +391,7 @@ class Journal:
                 line = f.readline()
                 if not line:
                     return
-                payload = _check(line, seq)
+                payload = _payload(line, seq)
                 if isinstance(payload, str):
                     return
                 if seq >= from_seq:
