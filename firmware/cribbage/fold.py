@@ -105,28 +105,46 @@ class Fold:
 
     def _checkpoint(self, game_start, end):
         # end: where the record just applied ends in the log (the log runs on when refolding).
-        # The state is packed into bytes: a match keeps a dozen of these, ~100 bytes each.
+        # The state is packed into bytes: a match keeps a dozen of these, ~100 bytes each. They
+        # are written in place, in the order _restore reads them (a list built up piece by piece
+        # made a dozen temporary lists at every deal).
+        cps = self._cps
         if game_start:
             # Deal checkpoints of a finished game are dropped: undo past a game start refolds it.
-            while len(self._cps) > 1 and not self._cps[-1][2]:
-                self._cps.pop()
+            while len(cps) > 1 and not cps[-1][2]:
+                cps.pop()
         sides = self.sides
-        v = self.front + self.back
-        v += [self._d + 1, self.deal_no, self.game_no, len(self.places)]
+        places = self.places
+        v = bytearray(6 * sides + 11 + len(places))
+        for s in range(sides):
+            v[s] = self.front[s]
+            v[sides + s] = self.back[s]
+        i = 2 * sides
+        v[i] = self._d + 1
+        v[i + 1] = self.deal_no
+        v[i + 2] = self.game_no
+        v[i + 3] = len(places)
         active = 0
         for p in self.active:
             active |= 1 << p
-        v.append(active)
-        v += self.places
-        v += [_SKUNKS.index(x) for x in self.skunk]
+        v[i + 4] = active
+        i += 5
+        for p in places:
+            v[i] = p
+            i += 1
         for s in range(sides):
-            v += [self.match_points[s] >> 8, self.match_points[s] & 255]
-        v += self.wins
-        winner = self.winner
-        mwinner = self.match_winner
-        v += [len(self.results), self.game_over, 0 if winner is None else winner + 1, self.match_over]
-        v += [0 if mwinner is None else mwinner + 1, self.cut_tie]
-        self._cps.append((end, self.count, game_start, bytes(v), self.last_show, self.cut_cards))
+            v[i + s] = _SKUNKS.index(self.skunk[s])
+            v[i + sides + 2 * s] = self.match_points[s] >> 8
+            v[i + sides + 2 * s + 1] = self.match_points[s] & 255
+            v[i + 3 * sides + s] = self.wins[s]
+        i += 4 * sides
+        v[i] = len(self.results)
+        v[i + 1] = 1 if self.game_over else 0
+        v[i + 2] = 0 if self.winner is None else self.winner + 1
+        v[i + 3] = 1 if self.match_over else 0
+        v[i + 4] = 0 if self.match_winner is None else self.match_winner + 1
+        v[i + 5] = 1 if self.cut_tie else 0
+        cps.append((end, self.count, game_start, v, self.last_show, self.cut_cards))
 
     def _restore(self, cp):
         _end, self.count, _game_start, b, self.last_show, self.cut_cards = cp
@@ -158,15 +176,15 @@ class Fold:
     # ---- the fold ----------------------------------------------------------------------------
 
     def _show_order(self, idx):
-        # (index, player) of the next show from idx: hands from the dealer's left round to the
-        # dealer, then the crib; players already out (three-handed continued play) count nothing.
+        # The index of the next show from idx (-1: the show is over): hands from the dealer's left
+        # round to the dealer (index players - 1), then the crib (index players); players already
+        # out (three-handed continued play) count nothing. (An index, not a tuple: no allocation.)
         n = self.players
         while idx <= n:
-            p = (self._d + 1 + idx) % n if idx < n else self._d
-            if p in self.active:
-                return idx, p
+            if ((self._d + 1 + idx) % n if idx < n else self._d) in self.active:
+                return idx
             idx += 1
-        return -1, -1
+        return -1
 
     def _next_active(self, p):
         for k in range(1, self.players + 1):
@@ -190,18 +208,27 @@ class Fold:
             self._do_show(b, i)
         elif t == _GO:
             self._do_go(b, i)
-        elif t == _PEG:
-            self._do_peg(b, i)
         elif t == _STARTER:
             self._do_starter(b[i + 1])
-        elif t == _DEAL:
-            self._do_deal(p)
         else:
             self._do_rare(b, i, p)
 
     def _do_rare(self, b, i, p):
+        # The other records, ~1 in 10 of a journal (each branch inline in _do would enlarge its frame).
         t = b[i]
-        if t == _MUG:
+        if t == _DEAL:
+            self._d = self._next_active(self._d)
+            self.deal_no += 1
+            self._new_deal()
+            self._checkpoint(False, p + 1)
+        elif t == _PEG:
+            why = WHYS[b[i + 3]]
+            if why == "hand" or why == "crib":
+                self.shown = self._show_order(self.shown) + 1
+            elif why == "heels":
+                self.heels = True
+            self._score(b[i + 1], b[i + 2], why)
+        elif t == _MUG:
             self.muggins_due = None
             self._score(b[i + 1], b[i + 2], "muggins")
         elif t == _FIX:
@@ -216,20 +243,6 @@ class Fold:
         elif t == _END:
             self.match_over = True
             self.match_winner = leader_of(self.match_points)
-
-    def _do_peg(self, b, i):
-        why = WHYS[b[i + 3]]
-        if why == "hand" or why == "crib":
-            self.shown = self._show_order(self.shown)[0] + 1
-        elif why == "heels":
-            self.heels = True
-        self._score(b[i + 1], b[i + 2], why)
-
-    def _do_deal(self, p):
-        self._d = self._next_active(self._d)
-        self.deal_no += 1
-        self._new_deal()
-        self._checkpoint(False, p + 1)
 
     def _score(self, side, n, why):
         if n <= 0 or self.game_over or side in self.places:
@@ -331,33 +344,38 @@ class Fold:
 
     def _do_lay(self, b, i):
         # b[i + 4]: the points the lay made, recorded when it was first applied; _NONE until then.
-        seat = self._seats.index(b[i + 1])
+        # A card scores 2 or more (fifteen, pair, run, 31), the last card or a go 1, never both:
+        # a lone point is pegged as a go. (No locals: the calls fill the frame.)
         if b[i + 4] == _NONE:
-            self._play_lay(b, i, seat)
+            self._play_act(b, i)
         else:
             self._stale = True
-        self._acts.append(seat * 64 + b[i + 2])
-        if b[i + 4]:
-            self._peg_lay(b, i)
+        self._acts.append(self._seats.index(b[i + 1]) * 64 + b[i + 2])
+        if not b[i + 4]:
+            return
+        if b[i + 3] == _NONE:
+            self._score(b[i + 1] % self.sides, b[i + 4], "go" if b[i + 4] == 1 else "play")
+        else:
+            self._claimed(b[i + 1] % self.sides, b[i + 4], b[i + 3], "go" if b[i + 4] == 1 else "play")
 
-    def _play_lay(self, b, i, seat):
-        # The play lays the card (it refuses, before any change, what it does not allow); the
-        # points are recorded in the log, for the next replay.
+    def _play_act(self, b, i):
+        # A lay or go applied live: the play runs it (refusing, before any change, what it does
+        # not allow) and its points are recorded in the log, for the next replay.
         play = self.play
         assert play is not None
-        total = 0
-        for _s, _reason, n in play.lay(seat, b[i + 2]):
-            total += n
-        b[i + 4] = total
-
-    def _peg_lay(self, b, i):
-        # A card scores 2 or more (fifteen, pair, run, 31), the last card or a go 1, never both:
-        # a lone point is pegged as a go.
-        total = b[i + 4]
-        if b[i + 3] != _NONE:
-            self._claimed(b[i + 1] % self.sides, total, b[i + 3], "go" if total == 1 else "play")
-        else:
-            self._score(b[i + 1] % self.sides, total, "go" if total == 1 else "play")
+        seat = self._seats.index(b[i + 1])
+        if b[i] == _LAY:
+            total = 0
+            for _s, _reason, n in play.lay(seat, b[i + 2]):
+                total += n
+            b[i + 4] = total
+            return
+        side, n = _NONE, 0
+        for s, _reason, pts in play.go(seat):
+            if s is not None:
+                side, n = self._seats[s] % self.sides, pts
+        b[i + 2] = side
+        b[i + 3] = n
 
     def _claimed(self, side, total, claim, why):
         # Muggins: the claim is pegged; what it fell short by is for the others to take.
@@ -367,50 +385,32 @@ class Fold:
 
     def _do_go(self, b, i):
         # b[i + 2], b[i + 3]: who the go scored for and how much, recorded when first applied.
-        seat = self._seats.index(b[i + 1])
         if b[i + 3] == _NONE:
-            self._play_go(b, i, seat)
+            self._play_act(b, i)
         else:
             self._stale = True
-        self._acts.append(-1 - seat)
+        self._acts.append(-1 - self._seats.index(b[i + 1]))
         if b[i + 3]:
             self._score(b[i + 2], b[i + 3], "go")
 
-    def _play_go(self, b, i, seat):
-        play = self.play
-        assert play is not None
-        side, n = _NONE, 0
-        for s, _reason, pts in play.go(seat):
-            if s is not None:
-                side, n = self._seats[s] % self.sides, pts
-        b[i + 2] = side
-        b[i + 3] = n
-
     def _do_show(self, b, i):
-        self.shown = self._show_order(self.shown)[0] + 1
-        self.last_show = last = self._show_of(b, i)
-        self.shown_cards.extend(last[2])
-        if b[i + 4] != _NONE:
-            self._claimed(b[i + 1], b[i + 3], b[i + 4], last[1])
-        else:
-            self._score(b[i + 1], b[i + 3], last[1])
-
-    def _show_of(self, b, i):
-        # The show record at b[i] as last_show holds it (no locals: the tuple fills the frame).
-        return (
+        # last_show is made with no locals in this frame: the tuple fills it.
+        self.shown = self._show_order(self.shown) + 1
+        self.last_show = (
             b[i + 1],
             KINDS[b[i + 2]],
-            self._cards_of(b, i),
+            (b[i + 5], b[i + 6], b[i + 7], b[i + 8])
+            if b[i + 2] or self.hand_size == 4
+            else (b[i + 5], b[i + 6], b[i + 7]),  # a five-card hand: three cards
             self.starter,
             b[i + 3],
             None if b[i + 4] == _NONE else b[i + 4],
         )
-
-    def _cards_of(self, b, i):
-        i += 5
-        if b[i - 3] or self.hand_size == 4:
-            return (b[i], b[i + 1], b[i + 2], b[i + 3])
-        return (b[i], b[i + 1], b[i + 2])  # a five-card hand: three cards
+        self.shown_cards.extend(self.last_show[2])
+        if b[i + 4] == _NONE:
+            self._score(b[i + 1], b[i + 3], self.last_show[1])
+        else:
+            self._claimed(b[i + 1], b[i + 3], b[i + 4], self.last_show[1])
 
     def _do_fix(self, side, delta):
         new = self.front[side] + delta

@@ -93,7 +93,7 @@ from cribbage.fold import Fold
 from cribbage.forms import check_setup
 from cribbage.records import FIX, MUG, PEG
 from cribbage.show import score_show
-from cribbage.trusted import RECORD
+from cribbage.trusted import record
 
 
 def replay(events, trusted=True):
@@ -133,19 +133,19 @@ class Match(Fold):
 
     def next_show(self):
         """(side, "hand" | "crib") that counts next in the show, or None."""
-        if self._d < 0 or self.game_over:
+        p = self.next_shower()
+        if p is None:
             return None
-        idx, p = self._show_order(self.shown)
-        if idx < 0:
-            return None
-        return p % self.sides, "crib" if idx == self.players else "hand"
+        return p % self.sides, "crib" if self._show_order(self.shown) == self.players else "hand"
 
     def next_shower(self):
         """The player whose hand (or crib) counts next, or None."""
         if self._d < 0 or self.game_over:
             return None
-        p = self._show_order(self.shown)[1]
-        return None if p < 0 else p
+        idx = self._show_order(self.shown)
+        if idx < 0:
+            return None
+        return (self._d + 1 + idx) % self.players if idx < self.players else self._d
 
     @property
     def play_seats(self):
@@ -217,19 +217,17 @@ class Match(Fold):
         recounted, and the event is returned as given.
         """
         if trusted and type(ev) is dict:
-            t = ev.get("t")  # the journal's own, common events have a shortcut (cribbage.trusted)
-            short = RECORD.get(t) if type(t) is str else None
-            if short is not None:
-                rec = short(self, ev)
-                if rec is not None:
-                    # A lay, go, show, starter or deal: none can be refused now (no play is run)
-                    # and none is a score alone (so no quick undo).
-                    if self.last_pegs:  # an empty list is kept: one allocation less an event
-                        self.last_pegs = []
-                    self._quick = None
-                    self.count += 1
-                    self._do(self._log.add(rec))
-                    return ev
+            # The journal's own lay, go, show, starter or deal, checked and logged at once
+            # (cribbage.trusted): none can be refused now (no play is run) and none is a score
+            # alone (so no quick undo).
+            p = record(self, ev)
+            if p >= 0:
+                if self.last_pegs:  # an empty list is kept: one allocation less an event
+                    self.last_pegs = []
+                self._quick = None
+                self.count += 1
+                self._do(p)
+                return ev
         return self._apply(ev, trusted)
 
     def _apply(self, ev, trusted):
@@ -246,7 +244,7 @@ class Match(Fold):
             # A score alone is undone without a refold (a slip undone at once is the common undo).
             side = rec[1]
             quick = [0, side, self.front[side], self.back[side], self.shown, self.heels, self.muggins_due]
-        p = log.add(rec)
+        b, i, p = log.append(rec)
         if quick is not None:
             quick[0] = p
         self.count += 1
@@ -259,10 +257,7 @@ class Match(Fold):
             raise
         # Not when the score ended the game or put a side out: that undo needs the refold.
         self._quick = quick if quick is not None and self.winner is None else None
-        if trusted:
-            return ev
-        b, i = log.at(p)
-        return R.event_of(b, i, self.players, self.hand_size)
+        return ev if trusted else R.event_of(b, i, self.players, self.hand_size)
 
     # ---- undo: restore the checkpoint before the event, refold the rest --------------------------
 

@@ -92,12 +92,16 @@ class Log:
 
     def append(self, rec):
         """Add a record; returns (chunk, index, position) where it now lies."""
-        p = self.add(rec)
-        return self.chunks[-1], p & (_CHUNK - 1), p
-
-    def add(self, rec):
-        """Add a record; returns its position (no tuple made: the replay adds hundreds)."""
         n = len(rec)
+        p = self.add(n)
+        chunk = self.chunks[-1]
+        o = p & (_CHUNK - 1)
+        chunk[o : o + n] = rec
+        return chunk, o, p
+
+    def add(self, n):
+        """Room for a record of n bytes at the end; returns its position, where the caller writes
+        the record (the boot replay writes its bytes there, with no record made first)."""
         chunks = self.chunks
         p = self.end
         o = p & (_CHUNK - 1)
@@ -107,8 +111,6 @@ class Log:
             chunks[-1][o] = 0
             chunks.append(bytearray(_CHUNK))
             p += _CHUNK - o
-            o = 0
-        chunks[-1][o : o + n] = rec
         self.end = p + n
         return p
 

@@ -1,10 +1,15 @@
 # The boot replay's shortcut: the common journal events checked in a few steps, the rest left to checks.
-"""Match.apply(ev, trusted=True) asks RECORD[ev["t"]](m, ev) first: the record of ev (bytes, as
-checks.validate makes it) when ev is a plain journal line that validate would take as it is, else
-None, and validate then decides (and words the refusal). So a shortcut never takes what validate
-refuses nor makes another record: each one tests the same conditions validate tests for a trusted
-event, in one expression (on MicroPython every call, dict lookup and temporary costs; a boot replays
-hundreds of these). Anything unusual (a claim, a card as text, a bad value) takes the long way.
+"""Match.apply(ev, trusted=True) asks record(m, ev) first. For a plain journal line of a lay, go,
+show, starter or deal that checks.validate would take as it is, record writes the very bytes
+validate would make straight into the match's log and returns where; for anything else it returns
+-1 and writes nothing, and validate decides (and words the refusal). So the shortcut never takes
+what validate refuses nor makes another record: each function tests the same conditions validate
+tests for a trusted event, in one expression (on MicroPython every call, dict lookup and temporary
+costs, and a boot replays hundreds of these); anything unusual (a claim, a card as text, a bad
+value) takes the long way. tests/core/test_game_trusted.py holds them side by side.
+
+Its heap is counted too (docs/memory.md): no tables or buffers, few functions, and names the
+firmware interns already (each new one counts against the interned-string pool).
 """
 from cribbage.cards import JACK
 
@@ -13,16 +18,36 @@ try:
 except ImportError:  # CPython: const(x) is just x
     const = int  # type: ignore
 
-# cribbage.records' record types (test_game_records checks they agree)
+# cribbage.records' record types (test_game_trusted checks they agree)
 _STARTER = const(5)
 _SHOW = const(6)
 _LAY = const(7)
 _GO = const(8)
+_DEAL = const(10)
 _NONE = const(255)
-_DEAL_REC = b"\x0a"
 
 
-def _in_play(m, p):
+def record(m, ev):
+    """The position in m's log where ev's record is now written, if ev is a plain journal line
+    that checks.validate would take as it is (the same bytes as validate's record); else -1, and
+    nothing is written."""
+    t = ev.get("t")
+    if t == "lay":
+        return _lay(m, ev)
+    if t == "show":
+        return _show(m, ev)
+    if t == "go":
+        return _go(m, ev)
+    if t == "starter":
+        return _starter(m, ev)
+    if t == "deal" and m._d >= 0 and not m.game_over and not m.match_over:  # checks._deal
+        p = m._log.add(1)
+        m._log.chunks[p >> 8][p & 255] = _DEAL
+        return p
+    return -1
+
+
+def _player_in_play(m, p):
     # checks._player_in_play and the match not over: a lay or go is taken now from player p.
     return (
         type(p) is int
@@ -39,75 +64,99 @@ def _lay(m, ev):
     # checks._lay, trusted with "n": no claim, a card number, the points 0..15 the card made.
     n = ev.get("n")
     c = ev.get("c")
-    if type(n) is int and 0 <= n <= 15 and type(c) is int and 0 <= c < 52 and "claim" not in ev:
-        p = ev.get("p")
-        if _in_play(m, p):
-            return bytes((_LAY, p, c, _NONE, n))
-    return None
+    if (
+        type(n) is int
+        and 0 <= n <= 15
+        and type(c) is int
+        and 0 <= c < 52
+        and "claim" not in ev
+        and _player_in_play(m, ev.get("p"))
+    ):
+        # (Few locals: a frame over 11 words would be made on the heap at every call.)
+        i = m._log.add(5)
+        b = m._log.chunks[i >> 8]  # records.Log: 256-byte chunks
+        i &= 255
+        b[i] = _LAY
+        b[i + 1] = ev["p"]
+        b[i + 2] = c
+        b[i + 3] = _NONE
+        b[i + 4] = n
+        return m._log.end - 5
+    return -1
 
 
 def _go(m, ev):
     # checks._go, trusted with "n": 0, or 1 for side "s".
     n = ev.get("n")
-    p = ev.get("p")
-    if n == 0 and type(n) is int and _in_play(m, p):
-        return bytes((_GO, p, _NONE, 0))
-    if n == 1 and type(n) is int and _in_play(m, p):
-        s = ev.get("s")
-        if type(s) is int and 0 <= s < m.sides:
-            return bytes((_GO, p, s, 1))
-    return None
+    s = ev.get("s") if n == 1 else _NONE
+    if (
+        (n == 0 or n == 1 and type(s) is int and 0 <= s < m.sides)
+        and type(n) is int
+        and _player_in_play(m, ev.get("p"))
+    ):
+        i = m._log.add(4)
+        b = m._log.chunks[i >> 8]
+        i &= 255
+        b[i] = _GO
+        b[i + 1] = ev["p"]
+        b[i + 2] = s
+        b[i + 3] = n
+        return m._log.end - 4
+    return -1
 
 
 def _show(m, ev):
     # checks._show, trusted with "n": no claim, the side and kind whose turn it is, card numbers.
     n = ev.get("n")
     s = ev.get("s")
-    k = ev.get("k")
-    if (
+    if not (
         type(n) is int
         and 0 <= n <= 29
         and type(s) is int
         and "claim" not in ev
-        and _turn(m, s, k)
-        and _cards_ok(ev.get("cards"), 4 if k == "crib" else m.hand_size)
+        and _show_turn(m, s, ev)
+        and _ints(m, ev)
     ):
-        return _show_record(ev, s, n)
-    return None
+        return -1
+    i = len(ev["cards"])
+    i = m._log.add(5 + i)
+    b = m._log.chunks[i >> 8]
+    i &= 255
+    b[i] = _SHOW
+    b[i + 1] = s
+    b[i + 2] = 1 if ev["k"] == "crib" else 0
+    b[i + 3] = n
+    b[i + 4] = _NONE
+    s = ev["cards"]
+    b[i + 5] = s[0]
+    b[i + 6] = s[1]
+    b[i + 7] = s[2]
+    if len(s) == 3:
+        return m._log.end - 8
+    b[i + 8] = s[3]
+    return m._log.end - 9
 
 
-def _turn(m, s, k):
-    # checks._in_game, _side and _show_turn (and the starter is turned): s's k counts next.
-    if m._d < 0 or m.game_over or m.match_over or m.starter is None or s in m.places:
+def _show_turn(m, s, ev):
+    # checks._in_game, _side and _show_turn (and the starter is turned): it is the turn of s's
+    # hand or crib (ev["k"]).
+    if m.match_over or m.starter is None or s in m.places:
         return False
-    idx, p = m._show_order(m.shown)
-    return idx >= 0 and p % m.sides == s and k == ("crib" if idx == m.players else "hand")
+    p = m.next_shower()  # None before the cut, after the game, when the show is over
+    if p is None or p % m.sides != s:
+        return False
+    return ev.get("k") == ("crib" if m._show_order(m.shown) == m.players else "hand")
 
 
-def _cards_ok(cards, size):
-    if type(cards) is not list or len(cards) != size:
+def _ints(m, ev):
+    # The show's cards are a list of card numbers, as many as its hand or crib has.
+    cards = ev.get("cards")
+    if type(cards) is not list or len(cards) != (4 if ev["k"] == "crib" else m.hand_size):
         return False
     for c in cards:  # noqa: SIM110 (all() of a generator allocates)
         if type(c) is not int or not 0 <= c < 52:
             return False
     return True
-
-
-def _show_record(ev, s, n):
-    # One bytearray written in place: the record without temporary tuples or lists.
-    cards = ev["cards"]
-    rec = bytearray(5 + len(cards))
-    rec[0] = _SHOW
-    rec[1] = s
-    rec[2] = 1 if ev["k"] == "crib" else 0
-    rec[3] = n
-    rec[4] = _NONE
-    rec[5] = cards[0]
-    rec[6] = cards[1]
-    rec[7] = cards[2]
-    if len(cards) == 4:
-        rec[8] = cards[3]
-    return rec
 
 
 def _starter(m, ev):
@@ -123,16 +172,9 @@ def _starter(m, ev):
         and not m.shown
         and (not m.heels or c >> 2 == JACK)
     ):
-        return bytes((_STARTER, c))
-    return None
-
-
-def _deal(m, ev):
-    # checks._deal
-    if m._d >= 0 and not m.game_over and not m.match_over:
-        return _DEAL_REC
-    return None
-
-
-# event type -> shortcut; the other types (rare in a journal) always go through checks.validate
-RECORD = {"lay": _lay, "go": _go, "show": _show, "starter": _starter, "deal": _deal}
+        p = m._log.add(2)
+        b = m._log.chunks[p >> 8]
+        b[p & 255] = _STARTER
+        b[(p & 255) + 1] = c
+        return p
+    return -1
