@@ -51,13 +51,18 @@ import os
 
 from board.crc import crc32
 
+try:
+    from micropython import const
+except ImportError:  # CPython: const(x) is just x
+    const = int  # type: ignore
+
 VERSION = 1
 MAGIC = b"cribboard-journal"
 DEFAULT_MAX_BYTES = 64 * 1024  # ~1400 records of ~46 bytes; the scripted three-game match is ~24 KB
 # Byte offset of every 32nd record is kept, so records(seq) for the USB sync seeks near its seq
 # instead of reading and checking the whole file (a 600-event file is ~0.25 s on the Pico).
-_MARK_EVERY = 32
-_COPY_CHUNK = 512
+_MARK_EVERY = const(32)
+_COPY_CHUNK = const(512)
 
 # MicroPython's os has no fsync: there file.flush() itself syncs (littlefs, and VfsPosix on unix).
 _fsync = getattr(os, "fsync", None)

@@ -146,22 +146,25 @@ def from_line(line):
     """The event dict of one JSON line; a line that is not an event is refused with CribError."""
     if type(line) is str:
         # The boot replay's way (a journal line), in few steps: no try in this frame, which
-        # MicroPython would then make on the heap at every call. Anything else: _from_line.
-        ev = _loads(line)
+        # MicroPython would then make on the heap at every call. Anything else: _line_error.
+        ev = _line(line)
         if type(ev) is dict and type(ev.get("t")) is str:
             return ev
-    return _from_line(line)
+    return _line_error(line)
 
 
-def _loads(line):
+def _line(text):
+    # The JSON value of a line, None if it is not JSON. (Helper names here are ones the firmware
+    # interns already: each new name counts against the interned-string pool, docs/memory.md.)
     try:
-        return json.loads(line)
+        return json.loads(text)
     except Exception:
         return None
 
 
-def _from_line(line):
-    # The same answer as from_line, or the error that says what is wrong with the line.
+def _line_error(line):
+    # The CribError that says what is wrong with a line from_line did not take at once (or its
+    # event after all: bytes, a str subclass).
     if isinstance(line, (bytes, bytearray)):
         try:
             line = bytes(line).decode("utf-8")
