@@ -68,14 +68,13 @@ def report(r):
         verdict = "ok" if pico <= GOAL_S else "OVER the %.1f s goal" % GOAL_S
         out.append("    %-28s %7.1f ms unix  -> %5.2f s Pico  (%s)" % (label, us / 1000, pico, verdict))
     out.append(
-        "  (the same file on the host filesystem, as the simulator reads it: read %.1f ms, + JSON %.1f ms%s;"
+        "  (the same file on the host filesystem, as the simulator reads it: read %.1f ms, + JSON %.1f ms%s)"
         % (
             r["replay_read_us"] / 1000,
             r["replay_json_us"] / 1000,
             ", + game %.1f ms" % (r["replay_game_us"] / 1000) if "replay_game_us" in r else "",
         )
     )
-    out.append("   slower because VfsPosix readline reads a byte per system call)")
     boot = r["replay_littlefs_game_us"]
     out.append("  " + goal_line(boot))
     out.append(

@@ -63,6 +63,7 @@ DEFAULT_MAX_BYTES = 64 * 1024  # ~1400 records of ~46 bytes; the scripted three-
 # instead of reading and checking the whole file (a 600-event file is ~0.25 s on the Pico).
 _MARK_EVERY = const(32)
 _COPY_CHUNK = const(512)
+_READ = const(512)  # bytes read at a time at boot: a few records (~46 bytes each)
 
 # MicroPython's os has no fsync: there file.flush() itself syncs (littlefs, and VfsPosix on unix).
 _fsync = getattr(os, "fsync", None)
@@ -159,6 +160,55 @@ def _payload(line, expected):
     return _check(line, expected)
 
 
+def _replay(f, first, pos, apply, marks):
+    """Replay the records from byte pos (where f is) while each is exactly as append() writes it and
+    apply takes it, reading the file _READ bytes at a time. -> (next seq, pos, line, why): where it
+    stopped; line and why: the record apply refused (f is after it), else None and "": what is
+    left (the end, or a line any other way, even a good one) is for open() to read line by line.
+
+    The boot replay's bulk: readline reads a byte at a time, and makes a bytes object of every line.
+    """
+    buf = bytearray(_READ)
+    mv = memoryview(buf)
+    expected = first
+    base = pos  # the file offset of buf[0]
+    start = 0  # the line now read starts at buf[start]
+    n = f.readinto(buf) or 0
+    while True:
+        nl = buf.find(b"\n", start, n)
+        if nl < 0:
+            if start == 0:
+                break  # a line longer than the buffer, or the end of the file
+            rest = bytes(mv[start:n])  # the line's beginning goes first (a copy: they may overlap)
+            buf[0 : len(rest)] = rest
+            base += start
+            start = 0
+            n = len(rest) + (f.readinto(mv[len(rest) :]) or 0)
+            continue
+        # _payload's check, on the buffer
+        sp = buf.find(b" ", start, nl)
+        if sp <= start:
+            break
+        crc = crc32(mv[sp + 10 : nl], expected & 0xFFFFFFFF)
+        if not buf.startswith(b"%d %08x " % (expected, crc), start):
+            break
+        try:
+            text = str(mv[sp + 10 : nl], "utf-8")
+        except ValueError:
+            break
+        if apply is not None:
+            try:
+                apply(text)
+            except ValueError as e:
+                f.seek(base + nl + 1)
+                return expected, base + start, bytes(mv[start : nl + 1]), "refused: %s" % e
+        if (expected - first) % _MARK_EVERY == 0:
+            marks.append(base + start)
+        expected += 1
+        start = nl + 1
+    return expected, base + start, None, ""
+
+
 def _check(line, expected):
     """The payload (bytes) of this line if it is the record `expected`; else why not (a str)."""
     n = len(line)
@@ -237,8 +287,12 @@ class Journal:
             report.notes.append("new journal")
         with open(self.path, "rb") as f:
             first, pos = _read_header(f, self.path)
-            expected = first
-            while True:
+            expected, pos, line, why = _replay(f, first, pos, apply, marks)
+            if line is not None:  # apply refused a record
+                self._measure_tail(f, line, expected, why, report)
+            else:
+                f.seek(pos)  # anything _replay left is read line by line, and its fate said
+            while line is None:
                 line = f.readline()
                 if not line:
                     break
@@ -264,6 +318,7 @@ class Journal:
                     marks.append(pos)
                 pos += len(line)
                 expected += 1
+                line = None
         if report.dropped:
             self._set_tail_aside(pos, report)
         report.kept = expected - first
