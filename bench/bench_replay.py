@@ -26,10 +26,12 @@ def _run(args, timeout=300):
 
 
 def _pairs(text):
-    out = {}
+    out = {"type": []}
     for line in text.splitlines():
         parts = line.split()
-        if len(parts) >= 2:
+        if parts[:1] == ["type"]:
+            out["type"].append(parts[1:])
+        elif len(parts) >= 2:
             out[parts[0]] = parts[1:] if len(parts) > 2 else parts[1]
     return out
 
@@ -116,6 +118,13 @@ def main():
           % (verdict, boot_us / 1000, pico, PICO_FACTOR, GOAL_S))
     print("  one undo at the end: %s us; %s checkpoints; compact log %s bytes; Match %s bytes live"
           % (t["undo_us"], t["checkpoints"], t["log_bytes"], t["match_live_bytes"]))
+    rows = [(k, int(n), int(us), int(b)) for k, n, us, b in t["type"]]
+    total = sum(us for _k, _n, us, _b in rows) or 1
+    print("  the trusted fold by event type (each event timed alone: the timer's cost included):")
+    for k, n, us, b in rows:
+        alloc = "" if b < 0 else "  %5.0f bytes allocated an event" % (b / n)
+        share = 100 * us / total
+        print("    %-12s %4d events %6.0f us %5.1f us/event %4.0f%%%s" % (k, n, us, us / n, share, alloc))
     cp = cpython_timing()
     print("  CPython, same replay: %.1f ms (MicroPython/CPython = %.1f)" % (cp * 1000, boot_us / 1e6 / cp))
     print("heap for a live three-game match and its journal replay (modules as .mpy, code counted):")

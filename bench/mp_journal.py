@@ -50,15 +50,22 @@ def _game_lines(n):
     return lines, fold
 
 
-def _time_replay(path, make_apply):
+_mem_total = getattr(__import__("micropython"), "mem_total", None)  # a MICROPY_MEM_STATS build
+allocated = {}  # what one replay allocated (bytes, garbage included), by the apply it ran
+
+
+def _time_replay(path, make_apply, name=None):
     best = None
     for _ in range(RUNS):
         apply = make_apply() if make_apply else None
         gc.collect()
+        m0 = _mem_total() if _mem_total else 0
         t0 = time.ticks_us()
         j = Journal(path)
         report = j.open(apply)
         dt = time.ticks_diff(time.ticks_us(), t0)
+        if name and _mem_total:
+            allocated[name] = _mem_total() - m0
         j.close()
         assert report.ok and report.kept == N_EVENTS, report
         best = dt if best is None or dt < best else best
@@ -112,7 +119,9 @@ def main():
     out["replay_read_us"] = _time_replay(host, None)
     out["replay_json_us"] = _time_replay(host, lambda: json.loads)
     out["replay_game_us"] = _time_replay(host, game_fold)
-    out["replay_littlefs_game_us"] = _time_replay(path, game_fold)
+    out["replay_littlefs_game_us"] = _time_replay(path, game_fold, "game")
+    if "game" in allocated:
+        out["replay_allocated_bytes"] = allocated["game"]
     os.remove(host)
     vfs.umount("/flash")
     print(json.dumps(out))

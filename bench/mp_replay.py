@@ -111,6 +111,39 @@ def bench(n):
     report["match_live_bytes"] = _live() - base
     for k in order:
         print(k, report[k])
+    for t, n, us, b in by_type([from_line(x) for x in lines]):
+        print("type", t, n, us, b)
+
+
+def by_type(parsed, runs=9):
+    """[(event type, count, us, bytes allocated)] of the trusted fold, most time first: each event
+    timed alone (the least of a few runs, by type), allocation from micropython.mem_total when the
+    build keeps it (-1 otherwise)."""
+    mem_total = getattr(__import__("micropython"), "mem_total", None)
+    us = {}
+    mem = {}
+    count = {}
+    for ev in parsed[1:]:
+        t = ev["t"] if ev["t"] != "peg" else "peg/" + ev["why"]
+        count[t] = count.get(t, 0) + 1
+    for _ in range(runs):
+        m = Match(parsed[0])
+        run = {}
+        gc.collect()
+        for ev in parsed[1:]:
+            t = ev["t"] if ev["t"] != "peg" else "peg/" + ev["why"]
+            m0 = mem_total() if mem_total else 0
+            t0 = _us()
+            m.apply(ev, True)
+            run[t] = run.get(t, 0) + _since(t0)
+            if mem_total:
+                mem[t] = mem.get(t, 0) + mem_total() - m0
+        for t in run:
+            if t not in us or run[t] < us[t]:
+                us[t] = run[t]
+    rows = [(t, count[t], us[t], mem[t] // runs if mem_total else -1) for t in us]
+    rows.sort(key=lambda r: -r[2])
+    return rows
 
 
 def heap(path):
