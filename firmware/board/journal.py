@@ -189,11 +189,12 @@ def _replay(f, first, pos, apply, marks):
         sp = buf.find(b" ", start, nl)
         if sp <= start:
             break
-        crc = crc32(mv[sp + 10 : nl], expected & 0xFFFFFFFF)
+        payload = mv[sp + 10 : nl]
+        crc = crc32(payload, expected & 0xFFFFFFFF)
         if not buf.startswith(b"%d %08x " % (expected, crc), start):
             break
         try:
-            text = str(mv[sp + 10 : nl], "utf-8")
+            text = str(payload, "utf-8")
         except ValueError:
             break
         if apply is not None:

@@ -140,12 +140,12 @@ def _show(m, ev):
 def _show_turn(m, s, ev):
     # checks._in_game, _side and _show_turn (and the starter is turned): it is the turn of s's
     # hand or crib (ev["k"]).
-    if m.match_over or m.starter is None or s in m.places:
+    if m._d < 0 or m.game_over or m.match_over or m.starter is None or s in m.places:
         return False
-    p = m.next_shower()  # None before the cut, after the game, when the show is over
-    if p is None or p % m.sides != s:
+    i = m._show_order(m.shown)  # as next_show: -1 when the show is over, players for the crib
+    if i < 0 or ev.get("k") != ("crib" if i == m.players else "hand"):
         return False
-    return ev.get("k") == ("crib" if m._show_order(m.shown) == m.players else "hand")
+    return s == ((m._d + 1 + i) % m.players if i < m.players else m._d) % m.sides
 
 
 def _ints(m, ev):
