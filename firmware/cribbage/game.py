@@ -43,7 +43,9 @@ Events: plain dicts with "t", built by cribbage.events, one compact JSON line ea
     m.apply(ev, trusted=False) -> the completed event dict (journal that one). Refused input raises
         CribError with a message for the display and changes nothing. trusted=True (replaying the
         board's own checksummed journal) takes the recorded "n" of shows, lays and goes instead of
-        counting again (the play is rebuilt only when read), and returns the event as given.
+        counting again (the play is rebuilt only when read), and returns the event as given; the
+        journal's common events are checked by a shortcut that takes exactly what the full check
+        takes (cribbage.trusted: the boot replay, bench/bench_journal.py).
     m.check(ev) -> the completed event, without applying it.
     m.undone -> the event the last undo took back (a dict), m.last_pegs -> [(side, points, why)]
         that the last event pegged ("last" = five-card three for last, "fix" = correction).
