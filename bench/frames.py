@@ -120,7 +120,7 @@ def frames(path):
     for _ in range(n_qstr):
         ln = r.uint()
         if ln & 1:
-            qstrs.append("<static %d>" % (ln >> 1))
+            qstrs.append("<built-in name %d>" % (ln >> 1))  # one MicroPython interns itself (open, append...)
         else:
             qstrs.append(r.bytes(ln >> 1).decode())
             r.byte()
