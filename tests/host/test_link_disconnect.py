@@ -5,7 +5,7 @@ import json
 import socket
 
 from boards import Sim
-from simmatch import SimMatch
+from simmatch import flash_with_match
 
 
 def _open(url):
@@ -26,13 +26,7 @@ def _until_reply(f, rid):
 
 
 def test_a_new_laptop_gets_no_pushes_from_the_last_ones_subscription(tmp_path):
-    m = SimMatch(5, games=1)
-    m.play()
-    script = tmp_path / "m.script"
-    script.write_text(m.script())
-    data = str(tmp_path / "sim-data")
-    with Sim(data, script=str(script), fresh=True) as sim:
-        sim.wait()
+    data, m = flash_with_match(tmp_path)
     # In real time (not --fast) the backlog takes 16 passes of 100 ms, so it is still going when
     # the next laptop connects: a subscription that outlived its host would push the rest to it.
     with Sim(data, extra=["--realtime"]) as sim:

@@ -161,15 +161,9 @@ def test_bad_lines_into_the_link_on_micropython(tmp_path):
 def test_bad_lines_into_the_simulator_while_it_runs(tmp_path):
     """The whole firmware in the sim takes a few thousand bad lines and keeps its game."""
     from boards import Sim
-    from simmatch import SimMatch
+    from simmatch import flash_with_match
 
-    m = SimMatch(5, games=1)
-    m.play()
-    script = tmp_path / "m.script"
-    script.write_text(m.script())
-    data = str(tmp_path / "sim-data")
-    with Sim(data, script=str(script), fresh=True) as sim:
-        sim.wait()
+    data, m = flash_with_match(tmp_path)
     with Sim(data) as sim:
         before = _fire(sim.url, [])[-1]
         replies = _fire(sim.url, _bad_lines(N_SIM, 22))
