@@ -127,7 +127,8 @@ def main():
         print("    %-12s %4d events %6.0f us %5.1f us/event %4.0f%%%s" % (k, n, us, us / n, share, alloc))
     cp = cpython_timing()
     print("  CPython, same replay: %.1f ms (MicroPython/CPython = %.1f)" % (cp * 1000, boot_us / 1e6 / cp))
-    print("heap for a live three-game match and its journal replay (modules as .mpy, code counted):")
+    print("heap for a live three-game match and its journal replay, code in RAM (.mpy on littlefs, as on a")
+    print("stock Pico; with the code in flash it fits 64 KB: tests/host/test_game_heap64k.py):")
     for k, ok, fig, err in heap_runs():
         if ok:
             code = int(fig["code_bytes"])
