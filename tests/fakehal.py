@@ -1,4 +1,4 @@
-# The fake HAL of the HAL contract (team.md) for tests: a hand-advanced clock that wraps at 2**30,
+# The fake HAL of the HAL contract (docs/hal.md) for tests: a hand-advanced clock that wraps at 2**30,
 # settable key bitmap and sensor bytes, a recorded display and LED frames. No real sleeps, no I/O
 # except a scratch storage folder.
 import os

@@ -3,7 +3,7 @@
 
     from board import app
     app.run(hal, board_def, settings=None)   # blocks: asyncio tasks until the app stops
-        hal        a HAL from hal.rp2.make / hal.sim.make (team.md's contract)
+        hal        a HAL from hal.rp2.make / hal.sim.make (docs/hal.md)
         board_def  boardfile.load(...) result
         settings   a board.settings.Settings, or None: loaded from hal.storage_dir/settings.json
 

@@ -1,4 +1,4 @@
-# The Pico's HAL (team.md's contract): LEDs, 74HC165 hole sensors, key matrix, SSD1306, watchdog, USB link.
+# The Pico's HAL (docs/hal.md): LEDs, 74HC165 hole sensors, key matrix, SSD1306, watchdog, USB link.
 # Every part takes its pins as duck-typed objects (Hinch's manner), so tests drive it with fakes.
 import os
 import select

@@ -1,5 +1,5 @@
 # The simulator's devices: clock (with asyncio's idle time skipped), LEDs, key matrix, sensor chain,
-# display, link socket and watchdog, each with the interface of team.md's HAL contract.
+# display, link socket and watchdog, each with the interface of the HAL contract (docs/hal.md).
 import select
 import time
 
