@@ -12,3 +12,14 @@ def raises(exc_type, fn, *args, **kwargs):
 
 def message(exc):
     return exc.args[0] if exc.args else ""
+
+
+def drain(ring):
+    """Empty a board.edges ring: its edges as (kind, code) pairs, oldest first."""
+    from board import edges
+
+    out = []
+    while len(ring):
+        e = ring.get()
+        out.append((edges.kind_of(e), edges.code_of(e)))
+    return out

@@ -2,16 +2,9 @@
 from board import edges
 from board.keys import Keys
 from board.ticks import PERIOD, add, diff
+from check import drain
 
 NEAR_WRAP = PERIOD - 100  # start just before the wrap so every timing test crosses it
-
-
-def _drain(ring):
-    out = []
-    while len(ring):
-        e = ring.get()
-        out.append((edges.kind_of(e), edges.code_of(e)))
-    return out
 
 
 def _keys(start=NEAR_WRAP):
@@ -32,7 +25,7 @@ def test_press_and_release_edges():
     t = NEAR_WRAP
     k.update(1 << 3, add(t, 5))
     k.update(0, add(t, 100))
-    assert _drain(ring) == [(edges.PRESS, 3), (edges.RELEASE, 3)]
+    assert drain(ring) == [(edges.PRESS, 3), (edges.RELEASE, 3)]
 
 
 def test_key_bouncing_20ms_counts_once():
@@ -48,7 +41,7 @@ def test_key_bouncing_20ms_counts_once():
         k.update(0 if (ms // 2) % 2 == 0 else (1 << 7), add(t, ms))
     for ms in range(322, 400, 4):
         k.update(0, add(t, ms))
-    assert _drain(ring) == [(edges.PRESS, 7), (edges.RELEASE, 7)]
+    assert drain(ring) == [(edges.PRESS, 7), (edges.RELEASE, 7)]
 
 
 def test_quick_tap_shorter_than_debounce_still_releases():
@@ -56,7 +49,7 @@ def test_quick_tap_shorter_than_debounce_still_releases():
     k.update(1, add(NEAR_WRAP, 5))
     k.update(0, add(NEAR_WRAP, 10))
     k.update(0, add(NEAR_WRAP, 40))
-    assert _drain(ring) == [(edges.PRESS, 0), (edges.RELEASE, 0)]
+    assert drain(ring) == [(edges.PRESS, 0), (edges.RELEASE, 0)]
 
 
 def test_long_press_reported_once():
@@ -64,20 +57,20 @@ def test_long_press_reported_once():
     for ms in range(0, 2000, 10):
         k.update(1 << 2, add(NEAR_WRAP, ms))
     k.update(0, add(NEAR_WRAP, 2000))
-    assert _drain(ring) == [(edges.PRESS, 2), (edges.LONG, 2), (edges.RELEASE, 2)]
+    assert drain(ring) == [(edges.PRESS, 2), (edges.LONG, 2), (edges.RELEASE, 2)]
 
 
 def test_stuck_key_reported_once_then_ignored_until_released():
     k, ring = _keys()
     for ms in range(0, 30000, 50):
         k.update(1 << 5, add(NEAR_WRAP, ms))
-    assert _drain(ring) == [(edges.PRESS, 5), (edges.LONG, 5), (edges.STUCK, 5)]
+    assert drain(ring) == [(edges.PRESS, 5), (edges.LONG, 5), (edges.STUCK, 5)]
     assert k.stuck == 1 << 5
     k.update(0, add(NEAR_WRAP, 30000))  # released: no edge, and it works again
-    assert _drain(ring) == []
+    assert drain(ring) == []
     assert k.stuck == 0
     k.update(1 << 5, add(NEAR_WRAP, 30100))
-    assert _drain(ring) == [(edges.PRESS, 5)]
+    assert drain(ring) == [(edges.PRESS, 5)]
 
 
 def test_key_held_at_power_up_is_not_a_press():
@@ -87,7 +80,7 @@ def test_key_held_at_power_up_is_not_a_press():
     k.update(1 << 4, 100)
     k.update(0, 200)
     k.update(1 << 4, 300)
-    assert _drain(ring) == [(edges.PRESS, 4)]
+    assert drain(ring) == [(edges.PRESS, 4)]
 
 
 def test_two_keys_independent():
@@ -95,7 +88,7 @@ def test_two_keys_independent():
     k.update(1 << 1, 10)
     k.update((1 << 1) | (1 << 9), 15)  # second key inside the first one's bounce window
     k.update(1 << 9, 100)
-    assert _drain(ring) == [(edges.PRESS, 1), (edges.PRESS, 9), (edges.RELEASE, 1)]
+    assert drain(ring) == [(edges.PRESS, 1), (edges.PRESS, 9), (edges.RELEASE, 1)]
 
 
 def test_ring_drops_oldest_when_full():
