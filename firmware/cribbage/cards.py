@@ -7,14 +7,7 @@ SUITS = "SHDC"
 _SYMBOLS = {"♠": 0, "♥": 1, "♦": 2, "♣": 3, "♤": 0, "♡": 1, "♢": 2, "♧": 3}
 _SEPARATORS = ",;"
 
-ACE = 0
 JACK = 10
-DECK = tuple(range(52))
-
-
-def card(rank, suit):
-    """The card of rank 0..12 (A..K) and suit 0..3 (S H D C)."""
-    return rank * 4 + suit
 
 
 def rank_of(c):
