@@ -81,7 +81,6 @@ class SimHal:
         self.started = self.clock.ticks_ms()
         self.term = None
         self.exit_code = 0
-        self.unique_id = "sim"
         # The heap the firmware lives in, measured at the app's calm gc points (heap_seen): the
         # unix heap less the ROM image that stands for the Pico's flash (--code rom) and less the
         # script reader and runner, which no Pico has (tools/sim.py gives them heap on top).
