@@ -64,7 +64,6 @@ class Render:
         # per side: full, back, record, dealer colour (r, g, b each) at the current brightness
         self.colours = bytearray(12 * board_def.sides)
         self.bright = -1  # brightness the colours were made for
-        self.scale = 255  # what the limiter did to the last frame
         self.redraws = 0
 
     def _set_brightness(self, bright):
@@ -164,7 +163,7 @@ class Render:
                 self.put(led, 0, 0, 0)
         if v[ANIM]:
             anims.draw(self, v[ANIM], v[ANIM_SIDE], v[ANIM_ARG], diff(now, v[ANIM_T0]))
-        self.scale = self.limiter.limit(self.frame)
+        self.limiter.limit(self.frame)
         self.redraws += 1
 
     def animate(self, kind, side, arg, now):
