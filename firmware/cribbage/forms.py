@@ -23,12 +23,6 @@ FORMATS = {
     "games": (1, 1, 1),
     "lurch": (1, 2, 2),
 }
-FORMAT_NAMES = {
-    "acc": "ACC 2/3, fixed games",
-    "points": "casual 1/2/3 to N points",
-    "games": "best of N games",
-    "lurch": "English lurch to N points",
-}
 THREE_MODES = ("all", "cont")  # three-handed: winner takes all, or continued play for second place
 
 DEFAULT_GAMES = 3  # ACC qualifying and best-of: games in the match
