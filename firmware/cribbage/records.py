@@ -138,6 +138,3 @@ class Log:
         """Drop every record from position p on."""
         del self.chunks[(p >> _SHIFT) + 1 :]
         self.end = p
-
-    def size(self):
-        return len(self.chunks) * _CHUNK
