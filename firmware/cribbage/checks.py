@@ -13,11 +13,6 @@ MAX_FIVE_HAND = 20  # five-card: 3 cards and the starter, best 5-5-5 with a 5 tu
 NO_FIVE_HAND = (16, 17, 18, 19)  # nor do 3 cards and a starter (every one tried)
 
 
-def count_show(cards, starter, is_crib, five=False):
-    """Points of a hand or crib with the starter, from the shared scorer (cribbage.show)."""
-    return score_total(cards, starter, is_crib, five)
-
-
 def _int(ev, key, lo, hi, what):
     v = ev.get(key)
     if type(v) is not int or not lo <= v <= hi:  # type() also keeps out True/False
@@ -289,7 +284,7 @@ def _show(m, ev, trusted, dry):
             if c in m.shown_cards:
                 raise CribError("%s was already shown this deal" % format_card(c))
         _against_play(m, cards, kind)
-        counted = count_show(cards, starter, kind == "crib", m.five)
+        counted = score_total(cards, starter, kind == "crib", m.five)
         if n is not None and n != counted:
             shown = format_cards(cards) + " " + format_card(starter)
             raise CribError("%s counts %d, not %r" % (shown, counted, n))
