@@ -172,9 +172,6 @@ class Play:
         self.current = []
         self.said_go = [False] * self.seats
         self.last_layer = None
-        # The count restarts with the seat after the last layer (skipping seats out of cards).
-        for step in range(1, self.seats + 1):
-            s = (layer + step) % self.seats
-            if self.cards_left[s]:
-                self.turn = s
-                return
+        # The count restarts with the seat after the last layer (skipping seats out of cards):
+        # nobody has said go in the new count, and someone still holds cards.
+        self.turn = self._next_can_lay(layer, True)
