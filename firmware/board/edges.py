@@ -67,6 +67,3 @@ class Ring:
 
     def __len__(self):
         return self._n
-
-    def clear(self):
-        self._head = self._n = 0
