@@ -43,15 +43,9 @@ def _line_error(line):
     """Why a raw request line cannot be read (code, message), or None. Requests are ASCII JSON."""
     if len(line) > MAX_LINE:
         return ("too-long", "line over %d bytes" % MAX_LINE)
-    if isinstance(line, str):
-        for ch in line:
-            o = ord(ch)
-            if o > 126:
-                return ("encoding", "not ASCII: use JSON \\u escapes")
-            if o < 32 and o != 9:
-                return ("control", "control character 0x%02x in line" % o)
-        return None
     for o in line:
+        if isinstance(o, str):
+            o = ord(o)
         if o > 126:
             return ("encoding", "not ASCII: use JSON \\u escapes")
         if o < 32 and o != 9:
