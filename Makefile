@@ -34,7 +34,7 @@ test-host: $(STAMP)
 	$(BIN)/python -m pytest || { rc=$$?; [ $$rc -ne 5 ] || echo "pytest collected no tests: failing on purpose"; exit $$rc; }
 
 test-mp: $(STAMP)
-	$(MPY) -X heapsize=2m tests/mp_runner.py tests/core tests/mp
+	$(MPY) -X heapsize=2m tests/mp_runner.py tests/both tests/mp
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -57,5 +57,5 @@ def run(targets):
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:] or [_here() + "/core"]
+    args = sys.argv[1:] or [_here() + "/both"]
     sys.exit(1 if run(args) else 0)

@@ -13,7 +13,7 @@
     a.match                                     # the cribbage.game.Match in force (read only)
     a.journal, a.settings, a.controller, a.render
 
-Tests (tests/core/test_board_*.py) and `hal.sim --script` drive App.step with a hand-advanced clock;
+Tests (tests/both/test_board_*.py) and `hal.sim --script` drive App.step with a hand-advanced clock;
 run() runs the same parts as asyncio tasks: scan+apply every scan_ms, draw every frame_ms, save and
 the link every few tens of ms. No task exists before asyncio.run; a new event loop is made in
 `finally` so a soft reboot starts clean (Hinch's app skeleton).

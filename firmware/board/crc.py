@@ -2,7 +2,7 @@
 #
 # MicroPython's py/mpconfig.h turns binascii.crc32 on at the "extra features" ROM level, which the
 # rp2 and unix ports use; a custom build may leave it out, so the table below keeps the journal
-# readable there too (slower, same numbers: tests/core/test_journal.py checks they agree).
+# readable there too (slower, same numbers: tests/both/test_journal.py checks they agree).
 try:
     from binascii import crc32 as _native
 except ImportError:  # pragma: no cover - CPython and the stock ports have it

@@ -6,7 +6,7 @@ validate would make straight into the match's log and returns where; for anythin
 what validate refuses nor makes another record: each function tests the same conditions validate
 tests for a trusted event, in one expression (on MicroPython every call, dict lookup and temporary
 costs, and a boot replays hundreds of these); anything unusual (a claim, a card as text, a bad
-value) takes the long way. tests/core/test_game_trusted.py holds them side by side.
+value) takes the long way. tests/both/test_game_trusted.py holds them side by side.
 
 Its heap is counted too (docs/memory.md): no tables or buffers, few functions, and names the
 firmware interns already (each new one counts against the interned-string pool).

@@ -1,7 +1,7 @@
 # crib stats over a synced history of many games; crib watch's view; crib deploy and sim wiring.
 import random
 
-from core.linkfakes import journal
+from both.linkfakes import journal
 from fakeport import FakePort
 from matchgen import history
 from rich.console import Console

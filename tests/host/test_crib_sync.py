@@ -3,7 +3,7 @@ import json
 import sqlite3
 
 import pytest
-from core.linkfakes import journal, new_match, pegs
+from both.linkfakes import journal, new_match, pegs
 from fakeport import FakePort
 
 from board.link import Link

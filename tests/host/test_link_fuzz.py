@@ -2,7 +2,7 @@
 import json
 import random
 
-from core.linkfakes import FakeSettings, journal, new_match, pegs
+from both.linkfakes import FakeSettings, journal, new_match, pegs
 from hypothesis import given
 from hypothesis import strategies as st
 from linkfuzz import bad_line
