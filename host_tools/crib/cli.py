@@ -19,6 +19,11 @@ from crib import score as _score  # noqa: E402
 
 _score.register(app)
 
+# `crib club`: a club night's rounds, standings and scorecards from the boards' games.
+from crib import clubcli as _club  # noqa: E402
+
+_club.register(app)
+
 
 def main():
     app()

@@ -232,43 +232,36 @@ def side_pots(hands, totals=SIDE_POT_TOTALS):
 
 
 def assign(schedule, games):
-    """Match the boards' games to the night's tables: by board, then by start time within each round.
+    """Match the boards' finished games to the night's tables: the k-th table on a board takes its k-th game.
 
-    `schedule`: rounds of {"start": t, "tables": [(board, player_a, player_b)]}. `games`: finished games
-    {"board", "started", "scores" (seat order), "names" (seat order, may be empty)}. A game whose seat
-    names are the table's players in the other order has its scores turned round. Returns (results,
-    problems): problems lists tables with no game and games that fit no table, for the director."""
-    results, problems, used = [], [], set()
-    starts = [rnd["start"] for rnd in schedule] + [float("inf")]
-    for k, rnd in enumerate(schedule):
-        for board, a, b in rnd["tables"]:
-            found = [
-                g
-                for g in games
-                if g["board"] == board and starts[k] <= g["started"] < starts[k + 1] and id(g) not in used
-            ]
-            if not found:
-                problems.append("round %d board %s: no finished game for %s v %s" % (k + 1, board, a, b))
+    `schedule`: rounds of [(board, player_a, player_b)]. `games`: finished games {"id", "board",
+    "first_seq", "scores" (seat order), "names" (seat order)}. A game whose seat names are the table's
+    players the other way round is turned round ("turned": 1). Returns (results, problems): problems
+    name the tables with no game and the games that fit no table, for the director."""
+    queue = {}
+    for g in sorted(games, key=lambda g: (str(g["board"]), g["first_seq"])):
+        queue.setdefault(g["board"], []).append(g)
+    results, problems = [], []
+    for k, tables in enumerate(schedule, 1):
+        for board, a, b in tables:
+            if not queue.get(board):
+                problems.append("round %d board %s: no finished game yet for %s v %s" % (k, board, a, b))
                 continue
-            if len(found) > 1:
-                problems.append(
-                    "round %d board %s: %d games, the first is scored" % (k + 1, board, len(found))
-                )
-            g = min(found, key=lambda g: g["started"])
-            used.add(id(g))
-            scores = list(g["scores"])
-            if list(g.get("names") or []) == [b, a]:
-                scores.reverse()
+            g = queue[board].pop(0)
+            turned = int(list(g.get("names") or []) == [b, a])
+            scores = tuple(g["scores"][::-1] if turned else g["scores"])
             results.append(
                 {
-                    "round": k + 1,
+                    "round": k,
                     "board": board,
                     "players": (a, b),
-                    "scores": tuple(scores),
+                    "scores": scores,
                     "target": g.get("target", 121),
+                    "game": g.get("id"),
+                    "turned": turned,
                 }
             )
-    for g in games:
-        if id(g) not in used:
-            problems.append("board %s game at %s fits no table of the night" % (g["board"], g["started"]))
+    for board in sorted(queue, key=str):
+        for g in queue[board]:
+            problems.append("board %s game %s fits no table of the night" % (board, g.get("id")))
     return results, problems

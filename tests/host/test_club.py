@@ -128,24 +128,27 @@ def test_side_pots_list_the_big_hands_and_four_of_a_kind():
     ]
 
 
-def test_assign_matches_games_to_tables_by_board_and_time():
-    schedule = [
-        {"start": 100, "tables": [("b1", "A", "B"), ("b2", "C", "D")]},
-        {"start": 200, "tables": [("b1", "A", "C"), ("b2", "B", "D")]},
-    ]
+def test_assign_takes_each_boards_games_in_order_for_its_tables():
+    schedule = [[("b1", "A", "B"), ("b2", "C", "D")], [("b1", "A", "C"), ("b2", "B", "D")]]
     games = [
-        {"board": "b1", "started": 110, "scores": [121, 100], "names": []},
-        {"board": "b2", "started": 120, "scores": [90, 121], "names": ["D", "C"]},  # seats the other way
-        {"board": "b1", "started": 210, "scores": [121, 60], "names": ["A", "C"]},
-        {"board": "b3", "started": 150, "scores": [121, 1], "names": []},
+        {"id": 7, "board": "b1", "first_seq": 40, "scores": [121, 60], "names": ["A", "C"]},
+        {"id": 5, "board": "b1", "first_seq": 1, "scores": [121, 100], "names": ["P1", "P2"]},
+        {
+            "id": 6,
+            "board": "b2",
+            "first_seq": 1,
+            "scores": [90, 121],
+            "names": ["D", "C"],
+        },  # seated the other way
+        {"id": 9, "board": "b3", "first_seq": 1, "scores": [121, 1], "names": []},
     ]
     results, problems = club.assign(schedule, games)
-    assert [(r["round"], r["players"], r["scores"]) for r in results] == [
-        (1, ("A", "B"), (121, 100)),
-        (1, ("C", "D"), (121, 90)),
-        (2, ("A", "C"), (121, 60)),
+    assert [(r["round"], r["players"], r["scores"], r["game"], r["turned"]) for r in results] == [
+        (1, ("A", "B"), (121, 100), 5, 0),
+        (1, ("C", "D"), (121, 90), 6, 1),
+        (2, ("A", "C"), (121, 60), 7, 0),
     ]
     assert problems == [
-        "round 2 board b2: no finished game for B v D",
-        "board b3 game at 150 fits no table of the night",
+        "round 2 board b2: no finished game yet for B v D",
+        "board b3 game 9 fits no table of the night",
     ]

@@ -1,0 +1,199 @@
+# `crib club`: the director's commands for a club night (register, schedule, standings, scorecards, pots).
+import json
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from crib import club, clubdb, db
+
+console = Console()
+DB_HELP = "the history database the boards sync into (default: per-user data folder, or $CRIB_DB)"
+NIGHT_HELP = "the night's number (default: the latest)"
+
+
+def _con(path):
+    try:
+        return db.connect(path)
+    except db.DbError as e:
+        _fail(str(e))
+
+
+def _fail(msg):
+    Console(stderr=True).print("[bold red]crib club:[/] %s" % escape(msg))
+    raise typer.Exit(1)
+
+
+def _run(fn, *args, **kw):
+    try:
+        return fn(*args, **kw)
+    except club.ClubError as e:
+        _fail(str(e))
+
+
+def _problems(problems):
+    for p in problems:
+        console.print("[yellow]note:[/] %s" % escape(p))
+
+
+def register(app):
+    """Add `crib club ...` to the typer app (cli.py calls this once)."""
+    club_app = typer.Typer(
+        help="a club night: players, boards, rounds, standings, scorecards", no_args_is_help=True
+    )
+    app.add_typer(club_app, name="club")
+
+    @club_app.command("night")
+    def night_cmd(
+        name: Annotated[str, typer.Argument(help="the night's name, e.g. 'Tuesday 1 Dec'")],
+        players: Annotated[list[str], typer.Option("--player", help="a player of the night (repeat)")],
+        boards: Annotated[list[str], typer.Option("--board", help="a board id, table 1 first (repeat)")],
+        games: int = typer.Option(9, help="games each player plays"),
+        scoring: str = typer.Option("acc", help="game points: " + ", ".join(sorted(club.VARIANTS))),
+        draw: int = typer.Option(None, help="a seat draw from this seed (default: the rotation as listed)"),
+        db_path: str = typer.Option(None, "--db", help=DB_HELP),
+    ):
+        """Register a night and print its rounds: who plays whom on which board."""
+        con = _con(db_path)
+        n = _run(clubdb.open_night, con, name, players, boards, games, scoring, draw)
+        console.print("night %d: %s" % (n, escape(name)))
+        _print_schedule(clubdb.schedule(con, n))
+
+    @club_app.command("schedule")
+    def schedule_cmd(
+        night: int = typer.Option(None, help=NIGHT_HELP),
+        db_path: str = typer.Option(None, "--db", help=DB_HELP),
+    ):
+        """The night's rounds again (to reprint the table cards)."""
+        con = _con(db_path)
+        n = clubdb.night(con, night)
+        if n is None:
+            _fail("no club night yet: start one with `crib club night`")
+        _print_schedule(clubdb.schedule(con, n["id"]))
+
+    @club_app.command("standings")
+    def standings_cmd(
+        night: int = typer.Option(None, help=NIGHT_HELP),
+        as_json: bool = typer.Option(False, "--json", help="rows as JSON"),
+        db_path: str = typer.Option(None, "--db", help=DB_HELP),
+    ):
+        """Standings in ACC order: game points, games won, spread, head to head."""
+        n, rows, problems = _run(clubdb.standings, _con(db_path), night)
+        if as_json:
+            print(json.dumps({"night": n["id"], "name": n["name"], "standings": rows, "notes": problems}))
+            return
+        t = Table(
+            "place",
+            "player",
+            "games",
+            "won",
+            "lost",
+            "points",
+            "spread",
+            "skunks",
+            "skunked",
+            title="%s: standings" % escape(n["name"]),
+        )
+        for r in rows:
+            t.add_row(
+                str(r["place"]),
+                escape(str(r["player"])),
+                str(r["games"]),
+                str(r["won"]),
+                str(r["lost"]),
+                str(r["points"]),
+                "%+d" % r["spread"],
+                str(r["skunks"]),
+                str(r["skunked"]),
+            )
+        console.print(t)
+        _problems(problems)
+
+    @club_app.command("scorecard")
+    def scorecard_cmd(
+        player: str = typer.Argument(..., help="the player's name as registered"),
+        night: int = typer.Option(None, help=NIGHT_HELP),
+        as_json: bool = typer.Option(False, "--json", help="lines as JSON"),
+        db_path: str = typer.Option(None, "--db", help=DB_HELP),
+    ):
+        """A player's scorecard as the ACC sheet shows it: opponent, won/lost, spread, running totals."""
+        n, found, problems = _run(clubdb.results, _con(db_path), night)
+        lines = club.scorecard(player, found, n["scoring"])
+        if as_json:
+            print(json.dumps({"night": n["id"], "player": player, "lines": lines}))
+            return
+        t = Table(
+            "game",
+            "board",
+            "opponent",
+            "W/L",
+            "score",
+            "spread",
+            "points",
+            "total",
+            "total spread",
+            title="%s: %s" % (escape(n["name"]), escape(player)),
+        )
+        for c in lines:
+            score = "%d-%d%s" % (c["score"], c["against"], " " + c["skunk"] if c["skunk"] else "")
+            t.add_row(
+                str(c["round"]),
+                escape(str(c["board"])),
+                escape(str(c["opponent"])),
+                c["result"],
+                score,
+                "%+d" % c["spread"],
+                str(c["points"]),
+                str(c["total"]),
+                "%+d" % c["total_spread"],
+            )
+        console.print(t)
+
+    @club_app.command("pots")
+    def pots_cmd(
+        night: int = typer.Option(None, help=NIGHT_HELP),
+        db_path: str = typer.Option(None, "--db", help=DB_HELP),
+    ):
+        """The night's side-pot hands: 24, 28 and 29 hands and four of a kind."""
+        pots = club.side_pots(_run(clubdb.pot_hands, _con(db_path), night))
+        if not pots:
+            console.print("no pot hands yet")
+        for p in pots:
+            console.print(
+                "game %d board %s: %s, %s %s (%s)"
+                % (p["round"], escape(str(p["board"])), escape(p["player"]), p["kind"], p["cards"], p["why"])
+            )
+
+    @club_app.command("season")
+    def season_cmd(
+        drop_worst: int = typer.Option(0, help="each player's worst nights left out"),
+        as_json: bool = typer.Option(False, "--json", help="rows as JSON"),
+        db_path: str = typer.Option(None, "--db", help=DB_HELP),
+    ):
+        """Season standings over every night in the database."""
+        rows = _run(clubdb.season, _con(db_path), drop_worst)
+        if as_json:
+            print(json.dumps(rows))
+            return
+        t = Table("place", "player", "nights", "dropped", "points", "won", "spread", title="season")
+        for r in rows:
+            t.add_row(
+                str(r["place"]),
+                escape(str(r["player"])),
+                str(r["nights"]),
+                str(r["dropped"]),
+                str(r["points"]),
+                str(r["won"]),
+                "%+d" % r["spread"],
+            )
+        console.print(t)
+
+
+def _print_schedule(rounds):
+    t = Table("game", "board", "first seat", "second seat", title="rounds")
+    for k, tables in enumerate(rounds, 1):
+        for board, a, b in tables:
+            t.add_row(str(k), escape(str(board)), escape(a), escape(b))
+    console.print(t)

@@ -1,0 +1,149 @@
+# A club night's register beside the history: its players, boards and tables, and the games scored for it.
+import json
+import time
+
+from crib import club, db
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS club_nights (
+    id       INTEGER PRIMARY KEY,
+    name     TEXT NOT NULL,
+    opened   REAL NOT NULL,     -- games first stored after this belong to the night
+    games    INTEGER NOT NULL,  -- games each player plays
+    scoring  TEXT NOT NULL      -- JSON game points (club.rules)
+);
+CREATE TABLE IF NOT EXISTS club_tables (
+    night    INTEGER NOT NULL REFERENCES club_nights(id),
+    round    INTEGER NOT NULL,
+    tab      INTEGER NOT NULL,  -- table number: table 1 on the first board listed
+    board    TEXT NOT NULL,
+    a        TEXT NOT NULL,     -- the player in the board's first seat
+    b        TEXT NOT NULL,
+    PRIMARY KEY (night, round, board)
+);
+"""
+
+
+def ensure(con):
+    """Add the club tables to a history database (they stand apart from the sync's schema version)."""
+    with con:
+        con.executescript(_SCHEMA)
+
+
+def open_night(con, name, players, boards, games, scoring="acc", seed=None, now=None):
+    """Register a night: its rotation (or a seeded seat draw) laid out on `boards`, table 1 on the first."""
+    ensure(con)
+    rounds = club.seat_draw(players, games, seed) if seed is not None else club.rotation(players, games)
+    need = max(len(t) for t in rounds)
+    if len(boards) < need:
+        raise club.ClubError("%d players need %d boards, %d given" % (len(players), need, len(boards)))
+    if len(set(boards)) != len(boards):
+        raise club.ClubError("a board is listed twice")
+    points = club.rules(scoring)
+    now = time.time() if now is None else now
+    with con:
+        night = 1 + (con.execute("SELECT max(id) FROM club_nights").fetchone()[0] or 0)
+        con.execute(
+            "INSERT INTO club_nights(id, name, opened, games, scoring) VALUES (?,?,?,?,?)",
+            (night, name, now, games, json.dumps(points)),
+        )
+        for k, tables in enumerate(rounds, 1):
+            for tab, (board, (a, b)) in enumerate(zip(boards, tables, strict=False), 1):
+                con.execute(
+                    "INSERT INTO club_tables(night, round, tab, board, a, b) VALUES (?,?,?,?,?,?)",
+                    (night, k, tab, board, a, b),
+                )
+    return night
+
+
+def night(con, night_id=None):
+    """The night's row (the latest when no id is given), scoring decoded; None if there is none."""
+    ensure(con)
+    if night_id is None:
+        row = con.execute("SELECT * FROM club_nights ORDER BY id DESC LIMIT 1").fetchone()
+    else:
+        row = con.execute("SELECT * FROM club_nights WHERE id=?", (night_id,)).fetchone()
+    if row is None:
+        return None
+    out = dict(row)
+    out["scoring"] = json.loads(out["scoring"])
+    return out
+
+
+def schedule(con, night_id):
+    """Rounds of [(board, a, b)] in table order."""
+    rounds = {}
+    for r in con.execute(
+        "SELECT round, board, a, b FROM club_tables WHERE night=? ORDER BY round, tab", (night_id,)
+    ):
+        rounds.setdefault(r["round"], []).append((r["board"], r["a"], r["b"]))
+    return [rounds[k] for k in sorted(rounds)]
+
+
+def _games_of(con, n, boards):
+    """Finished games on the night's boards that were first stored after it opened, in board order."""
+    out = []
+    for g in db.games(con):
+        if g["board"] not in boards or not g["over"]:
+            continue
+        row = con.execute(
+            "SELECT received FROM events WHERE board=? AND seq=?", (g["board"], g["first_seq"])
+        ).fetchone()
+        if row is None or row[0] < n["opened"]:
+            continue
+        out.append(dict(g, scores=g["final"]))
+    return out
+
+
+def results(con, night_id=None):
+    """(night, results, problems): the night's games matched to its tables (club.assign), for scoring."""
+    n = night(con, night_id)
+    if n is None:
+        raise club.ClubError("no club night yet: start one with `crib club night`")
+    rounds = schedule(con, n["id"])
+    boards = {board for tables in rounds for board, _, _ in tables}
+    found, problems = club.assign(rounds, _games_of(con, n, boards))
+    return n, found, problems
+
+
+def pot_hands(con, night_id=None):
+    """The night's counted hands and cribs, each with the player who held it (for club.side_pots)."""
+    n, found, _ = results(con, night_id)
+    out = []
+    for r in found:
+        for s in db.scores(con, r["game"]):
+            if s["kind"] in ("hand", "crib"):  # keyed (with cards) or pegged by a tap (points only)
+                player = r["players"][s["side"] ^ r["turned"]]
+                out.append(
+                    {
+                        "player": player,
+                        "points": _counted(con, r["board"], s),
+                        "cards": s["cards"],
+                        "round": r["round"],
+                        "board": r["board"],
+                        "kind": s["kind"],
+                    }
+                )
+    return out
+
+
+def standings(con, night_id=None):
+    """(night, standings rows, problems) of a night, by its own scoring."""
+    n, found, problems = results(con, night_id)
+    return n, club.standings(found, n["scoring"]), problems
+
+
+def season(con, drop_worst=0):
+    """The season table over every night in the database."""
+    ensure(con)
+    nights = []
+    for (nid,) in con.execute("SELECT id FROM club_nights ORDER BY id").fetchall():
+        nights.append(standings(con, nid)[1])
+    return club.season(nights, drop_worst)
+
+
+def _counted(con, board, score):
+    """What a hand counted, not what it pegged: a hand that goes out stops at the game hole."""
+    row = con.execute("SELECT event FROM events WHERE board=? AND seq=?", (board, score["seq"])).fetchone()
+    n = json.loads(row[0]).get("n") if row else None
+    return max(score["points"], n) if isinstance(n, int) and not isinstance(n, bool) else score["points"]
