@@ -9,9 +9,8 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
-import deploy  # noqa: E402
-
 import build  # noqa: E402
+import deploy  # noqa: E402
 
 
 def test_plan_copies_new_and_changed_deletes_only_our_stale_files():
