@@ -23,6 +23,7 @@ _score.register(app)
 from crib import clubcli as _club  # noqa: E402
 
 _club.register(app)
+_club.register_serve(app)
 
 
 def main():

@@ -1,0 +1,132 @@
+# `crib serve` in a real browser (Debian's chromium driven by Playwright): a simulated board pegs, `crib sync`
+# stores it, and the page moves the peg and then updates the night's standings when the game ends.
+import os
+import shutil
+import subprocess
+import sys
+import threading
+
+import pytest
+from boards import ROOT, Sim, free_port
+from keyscript import KeyedMatch
+
+from crib import clubdb, db
+
+CHROMIUM = os.environ.get("CRIB_CHROMIUM", "/usr/bin/chromium")
+CRIB = [sys.executable, "-c", "from crib.cli import main; main()"]
+# As the machine's notes say: no sandbox as root, no background traffic on a closed network.
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _browser_or_fail():
+    """The browser this test needs; missing, it fails saying how to get it (it never skips quietly)."""
+    if not shutil.which(CHROMIUM) and not os.path.exists(CHROMIUM):
+        pytest.fail("no Chromium at %s: apt-get install chromium (or set CRIB_CHROMIUM)" % CHROMIUM)
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("no playwright: make test installs it into .venv (requirements-dev.txt)")
+    return sync_playwright
+
+
+def _play(data, lines, fresh=False, script_path=None):
+    script_path.write_text("\n".join(lines) + "\n")
+    with Sim(data, script=str(script_path), fresh=fresh) as sim:
+        sim.wait()
+
+
+def _sync(data, path):
+    with Sim(data) as sim:
+        out = subprocess.run(
+            CRIB + ["sync", "--port", sim.url, "--db", path],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert out.returncode == 0, out.stdout + out.stderr
+        from crib import ports
+        from crib.client import LinkClient
+
+        client = LinkClient(ports.open_port(sim.url, 5), timeout=5)
+        board = client.connect()["board"]
+        client.close()
+    return board
+
+
+def _server(path):
+    import uvicorn
+
+    from crib.serve import build
+
+    port = free_port()
+    config = uvicorn.Config(build(path, poll=0.2), host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    return server, thread, "http://127.0.0.1:%d" % port
+
+
+def test_the_page_moves_a_peg_and_updates_the_standings_as_the_board_plays(tmp_path):
+    sync_playwright = _browser_or_fail()
+    m = KeyedMatch(21, games=1)
+    m.play()
+    # The first deal's keys, then the rest of the game: two sessions on the same board flash.
+    half = next(i for i, line in enumerate(m.lines) if line.startswith("key OK") and i > 20) + 1
+    data, path = str(tmp_path / "board"), str(tmp_path / "room.sqlite3")
+    _play(data, m.lines[:half], fresh=True, script_path=tmp_path / "a.script")
+    board = _sync(data, path)
+    con = db.connect(path)
+    clubdb.open_night(con, "Tuesday", ["Ann", "Bob"], [board], games=1, now=0)
+    con.close()
+
+    server, thread, url = _server(path)
+    shots = tmp_path / "shots"  # kept with the test's tmp folder, to look at (pytest --basetemp)
+    shots.mkdir()
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = browser.new_page(viewport={"width": 1100, "height": 700})
+            page.goto(url)
+            front = page.locator("[data-board='%s'] circle.peg.front[data-side='0']" % board)
+            front.wait_for(timeout=20000)
+            before = int(front.get_attribute("data-hole"))
+            x_before = float(front.get_attribute("cx"))
+            assert "no game finished yet" in page.inner_text("#standings")
+            page.screenshot(path=str(shots / "before.png"), full_page=True)
+
+            _play(data, m.lines[half:], script_path=tmp_path / "b.script")
+            _sync(data, path)
+            # The page was not reloaded: the server's stream moved the peg.
+            page.wait_for_function(
+                "([sel, before]) => { const e = document.querySelector(sel);"
+                " return e && Number(e.getAttribute('data-hole')) !== before; }",
+                arg=[("[data-board='%s'] circle.peg.front[data-side='0']" % board), before],
+                timeout=20000,
+            )
+            page.locator("#standings-table").wait_for(timeout=20000)
+            after = int(front.get_attribute("data-hole"))
+            fronts = m.m.results[0][4]
+            assert after == fronts[0] and float(front.get_attribute("cx")) > x_before
+            winner = ("Ann", "Bob")[0 if fronts[0] > fronts[1] else 1]
+            rows = page.locator("#standings-table tr[data-player]")
+            assert rows.first.get_attribute("data-player") == winner
+            skunk = min(fronts) <= 90
+            assert rows.first.locator("td").nth(4).inner_text() == ("3" if skunk else "2")
+            page.screenshot(path=str(shots / "after.png"), full_page=True)
+
+            page.goto(url + "/scorecards")
+            assert "%s-%s" % (max(fronts), min(fronts)) in page.inner_text("body")
+            page.screenshot(path=str(shots / "scorecards.png"), full_page=True)
+            browser.close()
+    finally:
+        server.should_exit = True
+        thread.join(10)
