@@ -1,0 +1,26 @@
+# Fixtures for the CPython tests: a throwaway PostgreSQL server for the club database tests.
+import itertools
+
+import pgserver
+import pytest
+
+_names = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """One PostgreSQL server for the session; missing, the tests fail saying how to get it (never skip)."""
+    try:
+        server = pgserver.Server()
+    except pgserver.Missing as e:
+        pytest.fail(str(e))
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def history_db(request, tmp_path):
+    """The same test on a SQLite file and on a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "history.sqlite3")
+    return request.getfixturevalue("pg_server").database("crib_test_%d" % next(_names))
