@@ -59,7 +59,9 @@ class PgConnection:
         try:
             import psycopg
         except ImportError:
-            raise RuntimeError("a PostgreSQL history needs psycopg: pip install 'cribboard[postgres]'") from None
+            raise RuntimeError(
+                "a PostgreSQL history needs psycopg: pip install 'cribboard[postgres]'"
+            ) from None  # noqa: E501
 
         self.url = url
         self._con = psycopg.connect(url, autocommit=True, row_factory=_row_factory)
