@@ -1,10 +1,12 @@
-# A club night on four simulated boards: scripted games played at once, four concurrent `crib sync`s
-# into one database, and the night scored: standings and scorecards against a count made here.
+# A club night on four simulated boards: scripted games played at once, four concurrent `crib sync`s into
+# one database (SQLite, then PostgreSQL), and the night scored: standings and scorecards against a count
+# made here.
 import json
 import os
 import subprocess
 import sys
 
+import pytest
 from boards import ROOT, Sim
 from keyscript import KeyedMatch
 
@@ -48,23 +50,36 @@ def _expected(matches):
     return rows, lines
 
 
-def test_a_club_night_on_four_boards_synced_at_once_is_scored_as_played(tmp_path):
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """The four boards' flashes after their scripted matches, played once for both databases."""
+    folder = tmp_path_factory.mktemp("club")
     matches, sims = [], []
     try:
         for i, seed in enumerate(SEEDS):
             m = KeyedMatch(seed, games=3)
             m.play()
             matches.append(m)
-            script = tmp_path / ("board%d.script" % i)
+            script = folder / ("board%d.script" % i)
             script.write_text("\n".join(m.lines + m.expectations()) + "\n")
-            sims.append(Sim(str(tmp_path / ("board%d" % i)), script=str(script), fresh=True))
+            sims.append(Sim(str(folder / ("board%d" % i)), script=str(script), fresh=True))
         for sim in sims:  # the four boards play their games at the same time
             out = sim.wait()
             assert "expectations: 4 checked, 0 failed" in out, out[-2000:]
-        sims = [Sim(str(tmp_path / ("board%d" % i))) for i in range(4)]
+    finally:
+        for sim in sims:
+            sim.kill()
+    return matches, [str(folder / ("board%d" % i)) for i in range(4)]
+
+
+def test_a_club_night_on_four_boards_synced_at_once_is_scored_as_played(played, history_db):
+    matches, flashes = played
+    sims = []
+    try:
+        sims = [Sim(flash) for flash in flashes]
         boards = _board_ids(sims)
         assert len(set(boards)) == 4
-        path = str(tmp_path / "club.sqlite3")
+        path = history_db  # a SQLite file, then a PostgreSQL database, as a club would have
         con = db.connect(path)
         night = clubdb.open_night(con, "Tuesday", PLAYERS, boards, games=3, now=0)
         env = dict(os.environ, CRIB_DB=path)

@@ -43,9 +43,9 @@ def stored(con):
     return [(r[0], json.loads(r[1])) for r in con.execute("SELECT seq, event FROM events ORDER BY seq")]
 
 
-def test_sync_stores_every_event_once(tmp_path):
+def test_sync_stores_every_event_once(history_db):
     j, m, link = many(150)
-    con = db.connect(str(tmp_path / "h.sqlite3"))
+    con = db.connect(history_db)  # SQLite and PostgreSQL alike
     seen = []
     rep = sync(client_for(link), con, progress=lambda done, end: seen.append((done, end)))
     assert rep.added == 150 and rep.pages == 3
@@ -59,9 +59,9 @@ def test_sync_stores_every_event_once(tmp_path):
     assert rep.added == 0 and db.count_events(con) == 150
 
 
-def test_sync_is_incremental(tmp_path):
+def test_sync_is_incremental(history_db):
     j, m, link = board(10)
-    con = db.connect(str(tmp_path / "h.sqlite3"))
+    con = db.connect(history_db)  # SQLite and PostgreSQL alike
     sync(client_for(link), con)
     pegs(j, m, 7)
     rep = sync(client_for(link), con)
@@ -69,9 +69,9 @@ def test_sync_is_incremental(tmp_path):
     assert db.next_seq(con, "e6614104032f122b") == 18
 
 
-def test_a_sync_cut_in_the_middle_resumes_without_loss_or_double(tmp_path):
+def test_a_sync_cut_in_the_middle_resumes_without_loss_or_double(history_db):
     j, m, link = many(300)
-    con = db.connect(str(tmp_path / "h.sqlite3"))
+    con = db.connect(history_db)  # SQLite and PostgreSQL alike
     port = FakePort(link)
     port.fail_after = 9000  # bytes: the cable is pulled during the third page or so
     with pytest.raises(LinkError):
@@ -84,8 +84,8 @@ def test_a_sync_cut_in_the_middle_resumes_without_loss_or_double(tmp_path):
     assert [s for s, _ in stored(con)] == list(range(1, 301))
 
 
-def test_the_same_page_twice_adds_nothing(tmp_path):
-    con = db.connect(str(tmp_path / "h.sqlite3"))
+def test_the_same_page_twice_adds_nothing(history_db):
+    con = db.connect(history_db)  # SQLite and PostgreSQL alike
     db.note_board(con, {"board": "ab", "protocol": 1})
     items = [{"seq": i, "event": {"t": "peg", "s": 0, "n": 1}} for i in range(1, 11)]
     assert db.add_events(con, "ab", items) == 10
@@ -94,8 +94,8 @@ def test_the_same_page_twice_adds_nothing(tmp_path):
     assert db.count_events(con, "ab") == 11
 
 
-def test_two_boards_keep_their_own_sequences(tmp_path):
-    con = db.connect(str(tmp_path / "h.sqlite3"))
+def test_two_boards_keep_their_own_sequences(history_db):
+    con = db.connect(history_db)  # SQLite and PostgreSQL alike
     _, _, a = board(5)
     j, m, b = board(8)
     b.board_id = "0000000000000002"
@@ -106,8 +106,8 @@ def test_two_boards_keep_their_own_sequences(tmp_path):
     assert set(db.boards(con)) == {"e6614104032f122b", "0000000000000002"}
 
 
-def test_a_board_behind_the_database_is_reported_not_stored(tmp_path):
-    con = db.connect(str(tmp_path / "h.sqlite3"))
+def test_a_board_behind_the_database_is_reported_not_stored(history_db):
+    con = db.connect(history_db)  # SQLite and PostgreSQL alike
     _, _, link = board(20)
     sync(client_for(link), con)
     _, _, fresh = board(3)  # same id, a wiped journal
@@ -172,3 +172,21 @@ def test_default_path_follows_the_platform():
     assert mac == "/h/Library/Application Support/cribboard/crib.sqlite3"
     assert db.default_path({"HOME": "/h", "CRIB_DB": "/c.db"}, "linux") == "/c.db"
     assert db.default_path({"HOME": "/h", "LOCALAPPDATA": "C:/L"}, "win32").startswith("C:/L")
+
+
+def test_a_postgresql_schema_is_checked_as_sqlites(pg_server):
+    url = pg_server.database("crib_schema_check")
+    db.connect(url).close()
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as raw:
+        raw.execute("UPDATE crib_meta SET value = 99 WHERE key = 'schema'")
+    with pytest.raises(db.DbError, match="schema 99, newer"):
+        db.connect(url)
+    other = pg_server.database("crib_not_ours")
+    with psycopg.connect(other, autocommit=True) as raw:
+        raw.execute("CREATE TABLE events (x INTEGER)")
+    with pytest.raises(db.DbError, match="not a crib database"):
+        db.connect(other)
+    with pytest.raises(db.DbError, match="cannot open postgresql://crib@/nowhere"):
+        db.connect(url.replace("crib_schema_check", "nowhere"))
