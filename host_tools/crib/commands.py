@@ -137,7 +137,9 @@ def register(app):
     @app.command("sync")
     def sync_cmd(port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
                  db_path: str = typer.Option(None, "--db", help=DB_HELP),
-                 timeout: float = typer.Option(2.0, help="seconds to wait for each answer")):
+                 timeout: float = typer.Option(2.0, help="seconds to wait for each answer"),
+                 follow: bool = typer.Option(False, "--follow", help="then keep the history current as the "
+                                             "board plays (Ctrl-C stops; for crib serve)")):
         """Copy the board's new events into the history and replay every game with the core."""
         from crib.replay import rebuild
         from crib.sync import sync
@@ -171,6 +173,16 @@ def register(app):
         for g in flagged:
             for f in g.flags:
                 console.print("[yellow]flag[/] match %d game %d: %s" % (g.match_no, g.game_no, f))
+        if follow:
+            from crib.follow import follow as follow_board
+
+            console.print("following the board: Ctrl-C stops")
+            try:
+                follow_board(c, con, say=console.print)
+            except KeyboardInterrupt:
+                pass
+            except LinkError as e:
+                _fail("%s (what arrived is kept: run crib sync --follow again)" % e, 3)
 
     @app.command("watch")
     def watch_cmd(port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
