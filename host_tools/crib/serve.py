@@ -64,7 +64,9 @@ class Room:
                 if match and (k, board) not in played:
                     tables.append({"board": board, "round": k, "players": list(match[0][1:])})
                     break
+        pots = club.side_pots(clubdb.pot_hands(con, n["id"]))
         return {
+            "pots": [{k: p[k] for k in ("player", "points", "cards", "why", "round", "kind")} for p in pots],
             "name": n["name"],
             "id": n["id"],
             "games": n["games"],
