@@ -7,13 +7,14 @@ BIN    := $(VENV)/bin
 MPY    := $(BIN)/micropython
 STAMP  := $(VENV)/.installed
 
-.PHONY: help venv test test-host test-mp lint typecheck verify bench sim deploy hardware clean
+.PHONY: help venv test test-host test-mp lint typecheck verify bench crib-tables sim deploy hardware clean
 
 help:
 	@echo "make sim        run the board firmware in the terminal simulator"
 	@echo "make test       create .venv and run every test (CPython + MicroPython, lint, types)"
 	@echo "make verify     score all 12,994,800 hands against the published distribution"
 	@echo "make bench      speed and memory benchmarks"
+	@echo "make crib-tables  rebuild the discard advice's crib tables (numpy, a few minutes) and compare"
 	@echo "make deploy     compile and copy the firmware to a Pico (mpremote)"
 	@echo "make hardware   generate layout SVG, BOM, wiring and power budget into out/hardware"
 
@@ -47,6 +48,12 @@ verify: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+# The expected crib of every discard, from first principles (bench/gen_cribtables.py, docs/advice.md),
+# written to firmware/cribbage/cribtables.py, then set against the published tables.
+crib-tables: $(STAMP)
+	$(BIN)/python bench/gen_cribtables.py
+	$(BIN)/python bench/compare_cribtables.py
 
 # Maker's documents (layout/drilling SVG, chain orders, wiring, BOM, assembly, power) from hardware/board.json.
 hardware: $(STAMP)

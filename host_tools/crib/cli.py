@@ -25,6 +25,11 @@ from crib import clubcli as _club  # noqa: E402
 _club.register(app)
 _club.register_serve(app)
 
+# `crib advise`: rank the discards of a dealt hand, as the board's advice shows them.
+from crib import advise as _advise  # noqa: E402
+
+_advise.register(app)
+
 
 def main():
     app()
