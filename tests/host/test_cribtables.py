@@ -1,8 +1,8 @@
 # The crib tables' generator scores as the firmware does, and the committed tables sit near the published.
-import numpy as np
-
 import compare_cribtables
 import gen_cribtables
+import numpy as np
+
 from cribbage.show import score_show
 
 

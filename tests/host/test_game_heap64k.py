@@ -45,12 +45,15 @@ ORDER = (
     "board.journal",
     "hal.simflash",
 )
+# The discard advice is a board feature, not part of the game: the board imports it, a replay does not.
+NOT_GAME = ("cribbage/advice.py", "cribbage/cribtables.py")
 # Room above 64 KB for the boot's own variation (the child trims the heap back to 64 KB with a ballast).
 SLACK = 8 * 1024
 
 
 def _modules():
-    names = [build.module_name(rel) for rel in build.sources() if rel.startswith(MODULES)]
+    rels = [rel for rel in build.sources() if rel.startswith(MODULES) and rel not in NOT_GAME]
+    names = [build.module_name(rel) for rel in rels]
     names = [n for n in names if n not in ("board", "cribbage", "hal")]
     return [n for n in ORDER if n in names] + [n for n in names if n not in ORDER]
 
