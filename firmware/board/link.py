@@ -1,6 +1,8 @@
 # The USB link protocol handler (docs/protocol.md): one request line in, reply lines out; pure, no I/O.
 import json
 
+from board import jsonscan
+
 PROTOCOL = 1
 MAX_LINE = 1024  # bytes of one request line, without its newline
 MAX_ID = 32  # characters of a string request id
@@ -40,7 +42,8 @@ def _is_plain(x, depth=0):
 
 
 def _line_error(line):
-    """Why a raw request line cannot be read (code, message), or None. Requests are ASCII JSON."""
+    """Why a raw request line cannot be read (code, message), or None. Requests are ASCII JSON,
+    checked byte by byte (the HAL hands the line on as bytes, never decoded)."""
     if len(line) > MAX_LINE:
         return ("too-long", "line over %d bytes" % MAX_LINE)
     for o in line:
@@ -214,16 +217,17 @@ class Link:
                 raise LinkError("too-long", "line over %d bytes" % MAX_LINE)
             if len(line) <= MAX_LINE and _blank(line):
                 return []
-            bad = _line_error(line)
+            bad = _line_error(line)  # on the bytes: a decoded C0 AF would pass as "/"
             if bad:
                 raise LinkError(bad[0], bad[1])
-            if not isinstance(line, str):
-                line = bytes(line).decode()
+            if isinstance(line, str):
+                line = line.encode()  # ASCII by now
+            bad = jsonscan.error(line)  # MicroPython's json.loads would take 01, [1,], {"a" 1}...
+            if bad:
+                raise LinkError("json", "not strict JSON: " + bad)
             try:
                 req = json.loads(line)
             except Exception:
-                raise LinkError("json", "not a JSON object")
-            if not isinstance(req, dict):
                 raise LinkError("json", "not a JSON object")
             rid = req.get("id")
             if not (_is_int(rid) or (isinstance(rid, str) and len(rid) <= MAX_ID)):

@@ -37,8 +37,9 @@ class LineBuffer:
         self._pos = self._end = 0
 
     def read_line(self, readinto):
-        """The next line: str (bytes if it is not UTF-8, for the link to refuse), no newline, a CR
-        before it dropped; or None when no whole line has arrived yet.
+        """The next line: bytes, never decoded (the link checks the bytes themselves: MicroPython's
+        decoder reads the overlong C0 AF as "/"), no newline, a CR before it dropped; or None when
+        no whole line has arrived yet.
 
         readinto(buf) -> the number of bytes it put in buf now (0 or None: nothing waiting); it is
         only called while no line is finished.
@@ -111,7 +112,4 @@ class LineBuffer:
             return bytes(self._buf)  # limit + 1 bytes, CR and all: the link calls it too long
         if n and self._buf[n - 1] == 13:  # "\r\n" from a terminal
             n -= 1
-        try:
-            return str(self._line[:n], "utf-8")
-        except UnicodeError:
-            return bytes(self._line[:n])  # binary noise is still a line, which the link refuses
+        return bytes(self._line[:n])

@@ -186,10 +186,10 @@ def test_link_reads_whole_lines_and_writes_bytes():
         src = Stream(b'{"op":"hello"}\r\n{"op":')
         link = hal_rp2.UsbLink(src, src)
         link._ready = lambda: len(src.data) > 0  # no select.poll on a fake stream
-        assert link.read_line() == '{"op":"hello"}'
+        assert link.read_line() == b'{"op":"hello"}'
         assert link.read_line() is None  # half a line waits for its newline
         src.data += b'"state"}\n'
-        assert link.read_line() == '{"op":"state"}'
+        assert link.read_line() == b'{"op":"state"}'
         link.write(b"ok\n")
         assert bytes(src.out) == b"ok\n"
     finally:
@@ -218,10 +218,10 @@ def test_link_flood_leaves_all_but_one_line_in_the_usb_buffer():
         usb = Usb((line + b"\n") * 3000)
         link = hal_rp2.UsbLink(usb, usb)
         link._ready = lambda: usb.pos < len(usb.data)
-        assert link.read_line() == line.decode()
+        assert link.read_line() == line
         assert usb.pos == len(line) + 1  # not a byte more: 2,999 lines wait in the USB buffer
         for _ in range(2999):
-            assert link.read_line() == line.decode()
+            assert link.read_line() == line
         assert link.read_line() is None
     finally:
         rp2fakes.uninstall()
@@ -252,9 +252,9 @@ def test_link_session_changes_on_a_laptops_hello_blank_line_or_dtr():
         link.read_line()
         assert link.session == 0
         usb.data += b'\n{"id":1,"op":"hello"}\n \t\r\n'  # a laptop opens the port, then a blank line
-        assert link.read_line() == "" and link.session == 1
+        assert link.read_line() == b"" and link.session == 1
         link.read_line()
-        assert link.read_line() == " \t" and link.session == 2
+        assert link.read_line() == b" \t" and link.session == 2
         dtr = [False]
         link = hal_rp2.UsbLink(usb, usb, dtr=lambda: dtr[0])
         link._ready = lambda: len(usb.data) > 0

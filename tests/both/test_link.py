@@ -141,6 +141,90 @@ def test_noise_control_characters_and_non_ascii_are_refused():
     assert snapshot(link, j, m, s) == before
 
 
+# Lines MicroPython's json.loads reads but no strict JSON reader does (issue 9, item 7): each one,
+# with the strict form beside it, would have changed a setting or made a proposal.
+LAX_LINES = (
+    b'{"id":1,"op":"settings","set":{"brightness":01}}',
+    b'{"id":1,"op":"settings","set":{"brightness":016}}',
+    b'{"id":1,"op":"settings","set":{"brightness":16,}}',
+    b'{"id":1,"op":"settings","set":{"brightness" 16}}',
+    b'{"id":1,"op":"settings","set":{"brightness":16},}',
+    b'{"id":1,"op":"settings","set":{"muggins":true,"brightness":16.}}',
+    b'{"id":1,"op":"propose","event":{"t":"fix","s":0,"n":01}}',
+    b'{"id":1,"op":"propose","event":{"t":"fix","s":0,"n":1,},"note":"x"}',
+    b'{"id":1,"op":"propose","event":{"t":"fix" "s":0,"n":1}}',
+    b'{"id":1,"op":"propose","event":{"t":"fi\\x","s":0,"n":1}}',
+    b'{"id":1,"op":"propose","event":{"t":"fix","s":0,"n":1,"x":}}',
+    b'{"id":1,,"op":"hello"}',
+    b'{1:1,"id":1,"op":"hello"}',
+    b'{"id":1,"op":"hello"} {}',
+)
+
+
+def test_lines_that_are_not_strict_json_get_json_and_change_nothing():
+    """Issue 9 item 7: MicroPython's json accepted 01, 016, trailing commas, a missing colon or
+    comma, "\\x" for "x"..., so such lines changed settings and made proposals."""
+    link, j, m, s = make(4)
+    before = snapshot(link, j, m, s)
+    for line in LAX_LINES:
+        r = ask(link, line)
+        assert r["ok"] is False and r["code"] == "json" and r["id"] is None, (line, r)
+    assert snapshot(link, j, m, s) == before and link.pending is None
+    # the strict forms of the same requests are obeyed
+    assert ask(link, b'{"id":1,"op":"settings","set":{"brightness":16}}')["settings"]["brightness"] == 16
+    assert ask(link, b'{"id":2,"op":"propose","event":{"t":"fix","s":0,"n":1}}')["ok"] is True
+
+
+def test_overlong_utf8_is_refused_on_the_bytes():
+    """Issue 9 item 8: the ASCII check ran on decoded text, and MicroPython decodes the overlong
+    C0 A2 / E0 80 A2 as '"', so a request spelt with them was executed. Read through the HAL's
+    LineBuffer as on the board."""
+    from hal.lines import LineBuffer
+
+    link, j, m, s = make(2)
+    before = snapshot(link, j, m, s)
+    lines = (b'{"id":1,"op":\xc0\xa2hello\xc0\xa2}', b'{"id":1,"op":\xe0\x80\xa2hello"}',
+             b'{"id":1,"op":"settings","set":{"brightness":1\xc0\xb6}}',
+             b'{"id":1,"op":"settings","set":{\xc0\xa2brightness":16}}')
+    data = b"\n".join(lines) + b"\n"
+    pos = [0]
+
+    def readinto(buf):
+        n = min(len(buf), len(data) - pos[0])
+        buf[:n] = data[pos[0] : pos[0] + n]
+        pos[0] += n
+        return n
+
+    reader = LineBuffer()
+    for want in lines:
+        line = reader.read_line(readinto)
+        assert line == want
+        r = ask(link, line)
+        assert r["ok"] is False and r["code"] == "encoding", (line, r)
+    assert snapshot(link, j, m, s) == before
+
+
+def test_every_reply_is_strict_utf8_json_even_for_escaped_surrogates():
+    """Issue 9 item 8: MicroPython's json turns "\\ud800" into the bytes ED A0 80, which are not
+    UTF-8, and echoed them in the reply's id (crib could not read the reply and timed out)."""
+    from board import jsonscan
+
+    link, j, m, s = make(2)
+    before = snapshot(link, j, m, s)
+    for line in (b'{"id":"\\ud800","op":"hello"}', b'{"id":1,"op":"\\udc80"}',
+                 b'{"id":"\\ud83c\\udccf","op":"hello"}',
+                 b'{"id":1,"op":"settings","set":{"\\udfff":1}}',
+                 b'{"id":1,"op":"propose","event":{"t":"fix","s":0,"n":1},"note":"\\ud800"}'):
+        out = link.handle(line)
+        assert len(out) == 1 and jsonscan.error(out[0]) is None, (line, out)
+        r = json.loads(out[0])
+        assert r["ok"] is False and r["code"] == "json", (line, r)
+    assert snapshot(link, j, m, s) == before
+    # text outside ASCII, escaped as the protocol asks, is fine and comes back as UTF-8
+    out = link.handle(b'{"id":"caf\\u00e9","op":"hello"}')[0]
+    assert jsonscan.error(out) is None and (b'"caf\xc3\xa9"' in out or b'"caf\\u00e9"' in out), out
+
+
 def test_over_long_line_is_refused():
     link = make()[0]
     line = '{"id":1,"op":"hello","pad":"%s"}' % ("x" * MAX_LINE)

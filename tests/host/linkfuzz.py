@@ -38,9 +38,72 @@ def _noise(rng, n):
     return bytes(data)
 
 
+# Requests that would change the board if they were read: a setting and a proposal.
+CHANGES = (b'{"id":7,"op":"settings","set":{"brightness":16}}',
+           b'{"id":7,"op":"settings","set":{"muggins":true}}',
+           b'{"id":7,"op":"propose","event":{"t":"fix","s":1,"n":29},"note":"x"}',
+           b'{"id":7,"op":"propose","event":{"t":"undo"}}')
+
+
+def _lax(rng):
+    """A request MicroPython's json.loads reads but that is not JSON (issue 9, item 7)."""
+    while True:
+        line = _lax_try(rng)
+        try:
+            json.loads(line)
+        except ValueError:
+            return line  # CPython's strict reader refuses it: surely not JSON
+
+
+def _lax_try(rng):
+    line = rng.choice(CHANGES)
+    how = rng.randrange(7)
+    if how == 0:  # leading zeros: 01, 016
+        return line.replace(b":16", b":016").replace(b":7,", b":07,").replace(b":29", b":029")
+    if how == 1:  # a trailing comma in an object
+        i = line.rindex(b"}", 0, len(line) - 1) if line.count(b"}") > 1 else len(line) - 1
+        return line[:i] + b"," + line[i:]
+    if how == 2:  # a comma or colon left out
+        sep = rng.choice([b",", b":"])
+        i = rng.choice([k for k in range(len(line)) if line[k:k + 1] == sep])
+        return line[:i] + b" " + line[i + 1:]
+    if how == 3:  # a bad escape: "\x" reads as "x"
+        return line.replace(b'"op"', b'"o\\p"').replace(b'\\\\', b'\\')
+    if how == 4:  # a value left out, or a number cut to "1."
+        return rng.choice([line.replace(b'"note":"x"', b'"note":'), line.replace(b":16", b":16.")
+                           .replace(b":29", b":29.").replace(b":7,", b":7.,")])
+    if how == 5:  # a key that is not a string
+        return b"{1:2," + line[1:]
+    return line + rng.choice([b"}", b" {}", b",", b"]"])  # more after the object
+
+
+def _overlong(rng):
+    """A request with one ASCII byte spelt as an overlong (2, 3 or 4 byte) UTF-8 form, or an escaped
+    surrogate, which MicroPython's decoders turn into the character or into bytes that are not UTF-8
+    (issue 9, item 8)."""
+    line = rng.choice(CHANGES)
+    i = rng.randrange(len(line))
+    c = line[i]
+    form = rng.randrange(4)
+    if form == 0:
+        enc = bytes([0xC0 | c >> 6, 0x80 | c & 0x3F])
+    elif form == 1:
+        enc = bytes([0xE0, 0x80 | c >> 6, 0x80 | c & 0x3F])
+    elif form == 2:
+        enc = bytes([0xF0, 0x80, 0x80 | c >> 6, 0x80 | c & 0x3F])
+    else:  # the proposals hold "x" and "undo"
+        line = rng.choice(CHANGES[2:])
+        return "json", line.replace(b'"x"', b'"\\ud800"').replace(b'"undo"', b'"\\udcff"')
+    return "encoding", line[:i] + enc + line[i + 1:]
+
+
 def bad_line(rng):
     """(kind, line bytes without newline): one bad request."""
-    kind = rng.randrange(12)
+    kind = rng.randrange(14)
+    if kind == 12:
+        return "json", _lax(rng)
+    if kind == 13:
+        return _overlong(rng)
     if kind == 0:
         return "noise", _noise(rng, rng.randrange(1, 200))
     if kind == 1:  # a good request cut in half

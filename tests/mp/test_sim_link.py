@@ -39,7 +39,7 @@ def test_session_changes_when_a_laptop_connects_and_when_it_goes():
     a = _connect(link.port)
     assert link.read_line() is None and link.session == 1
     a.write(b'{"id":1,"op":"hello"}\n{"id":2,"op":"st')  # the last line cut short
-    assert _read(link) == '{"id":1,"op":"hello"}'
+    assert _read(link) == b'{"id":1,"op":"hello"}'
     assert link.session == 1
     a.close()
     for _ in range(1000):
@@ -50,8 +50,8 @@ def test_session_changes_when_a_laptop_connects_and_when_it_goes():
     b.write(b'ate"}\n{"id":3,"op":"state"}\n')
     first = _read(link)
     assert link.session == 3
-    assert first == 'ate"}'  # the old host's half line was forgotten, not glued to this one
-    assert _read(link) == '{"id":3,"op":"state"}'
+    assert first == b'ate"}'  # the old host's half line was forgotten, not glued to this one
+    assert _read(link) == b'{"id":3,"op":"state"}'
     b.close()
     link._drop()
     link._srv.close()
