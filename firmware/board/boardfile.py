@@ -46,9 +46,14 @@
 import json
 from array import array
 
+from board import jsonscan
 from board.boarddef import KEYS, Board, BoardFileError
 
 TRACK = 120
+MAX_BYTES = 16384  # the largest board file checked (the 3-track reference is 6.3 KB): a Pico's heap
+MAX_TEXT = 64  # characters of a name or id
+MAX_NUM = 1e6  # the largest magnitude of a number (mA, mm): no infinity, no overflow downstream
+MAX_LEDS = 2000  # LEDs in all chains together (the reference has 397)
 # GPIOs brought out on a Pico's header (23, 24, 25 and 29 are used on the board itself).
 PICO_GPIO = tuple(range(23)) + (26, 27, 28)
 # Which GPIO can carry which function of I2C/SPI bus 0 and 1 (RP2040 datasheet, function table).
@@ -59,9 +64,41 @@ _SPI_MOSI = ((3, 7, 19), (11, 15, 27))
 _SPI_MISO = ((0, 4, 16, 20), (8, 12, 28))
 
 
-def read(path):
-    with open(path) as f:
-        return json.load(f)
+def read(path, name="board.json"):
+    """The file's JSON object; BoardFileError if it is too large to check or not strict JSON (leading
+    zeros, trailing commas, NaN: MicroPython's json would read them, and 1e400 as infinity)."""
+    import os
+
+    try:
+        size = os.stat(path)[6]
+        if size > MAX_BYTES:
+            raise BoardFileError("%s: too large to check (%d bytes, at most %d)" % (name, size, MAX_BYTES))
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise BoardFileError("%s: cannot read (%s)" % (name, e))
+    why = jsonscan.error(data)
+    if why:
+        raise BoardFileError("%s: not valid JSON (%s)" % (name, why))
+    try:
+        return json.loads(data)
+    except MemoryError:
+        raise BoardFileError("%s: too large to check (out of memory reading it)" % name)
+    except ValueError as e:
+        raise BoardFileError("%s: not valid JSON (%s)" % (name, e))
+
+
+def _show(v):
+    """A value for a message: short, whatever it is (a 300 KB string or a huge list is not repeated)."""
+    if isinstance(v, list):
+        return "a list of %d" % len(v)
+    if isinstance(v, dict):
+        return "an object"
+    if isinstance(v, str) and len(v) > 20:
+        return repr(v[:20]) + "..."
+    if type(v) is int and not -10**9 < v < 10**9:
+        return "a %d-digit number" % len(str(abs(v)))
+    return repr(v)
 
 
 class _Check:
@@ -74,35 +111,39 @@ class _Check:
 
     def get(self, d, key, field):
         if not isinstance(d, dict):
-            self.fail(field, "must be an object")
+            self.fail(field or "(top)", "must be an object, not %s" % _show(d))
         if key not in d:
             self.fail(field + "." + key if field else key, "missing")
         return d[key]
 
     def int_(self, v, field, lo=None, hi=None):
         if type(v) is bool or not isinstance(v, int):
-            self.fail(field, "must be a whole number, not %r" % (v,))
+            self.fail(field, "must be a whole number, not %s" % _show(v))
         if (lo is not None and v < lo) or (hi is not None and v > hi):
             self.fail(field, "%d is out of range %s..%s" % (v, lo, hi))
         return v
 
     def num(self, v, field, lo=0.0):
         if type(v) is bool or not isinstance(v, (int, float)):
-            self.fail(field, "must be a number, not %r" % (v,))
+            self.fail(field, "must be a number, not %s" % _show(v))
+        if not -MAX_NUM <= v <= MAX_NUM:  # also NaN and infinity (1e400 reads as inf)
+            self.fail(field, "%s is not a number from %g to %g" % (_show(v), -MAX_NUM, MAX_NUM))
         if v < lo:
             self.fail(field, "%r is below %r" % (v, lo))
         return v
 
     def str_(self, v, field, choices=None):
         if not isinstance(v, str):
-            self.fail(field, "must be a string, not %r" % (v,))
+            self.fail(field, "must be a string, not %s" % _show(v))
         if choices and v not in choices:
-            self.fail(field, "%r is not one of %s" % (v, ", ".join(choices)))
+            self.fail(field, "%s is not one of %s" % (_show(v), ", ".join(choices)))
+        if len(v) > MAX_TEXT:
+            self.fail(field, "longer than %d characters" % MAX_TEXT)
         return v
 
     def list_(self, v, field, n=None):
         if not isinstance(v, list):
-            self.fail(field, "must be a list, not %r" % (v,))
+            self.fail(field, "must be a list, not %s" % _show(v))
         if n is not None and len(v) != n:
             self.fail(field, "has %d entries, needs %d" % (len(v), n))
         return v
@@ -154,15 +195,17 @@ def load(src, name="board.json", layout=True):
     layout=False: the layout is checked but not kept (Board.position then refuses)."""
     if isinstance(src, str):
         name = src.rsplit("/", 1)[-1]
-        try:
-            src = read(src)
-        except OSError as e:
-            raise BoardFileError("%s: cannot read (%s)" % (name, e))
-        except ValueError as e:
-            raise BoardFileError("%s: not valid JSON (%s)" % (name, e))
+        src = read(src, name)
     chk = _Check(name)
     if not isinstance(src, dict):
         chk.fail("(top)", "must be a JSON object")
+    try:
+        return _load(chk, src, layout)
+    except MemoryError:  # a dict handed in (not read from a file) can still be too big for the heap
+        raise BoardFileError("%s: too large to check (out of memory)" % name)
+
+
+def _load(chk, src, layout):
     b = Board()
     b.format = chk.int_(chk.get(src, "format", ""), "format", 1, 1)
     b.name = chk.str_(chk.get(src, "name", ""), "name")
@@ -182,6 +225,7 @@ def load(src, name="board.json", layout=True):
 
 def _pins(chk, src, b):
     pins = chk.get(src, "pins", "")
+    chk.get(pins, "led_data", "pins")  # an object, not null, a number or a list
     claims = _Claims(chk, "pins", 0, "GP")
     known = ("led_data", "led_power", "sensor_sck", "sensor_mosi", "sensor_miso", "sensor_latch",
              "key_rows", "key_cols", "display_sda", "display_scl")
@@ -192,6 +236,10 @@ def _pins(chk, src, b):
         if key == "led_power" and pins.get(key) is None:
             continue
         v = chk.get(pins, key, "pins")
+        if key in ("led_data", "key_rows", "key_cols"):
+            chk.list_(v, "pins." + key)
+        else:
+            chk.int_(v, "pins." + key)
         vals = v if isinstance(v, list) else [v]
         for i in range(len(vals)):
             parts = (key, i) if isinstance(v, list) else (key,)
@@ -200,8 +248,6 @@ def _pins(chk, src, b):
             if gp not in PICO_GPIO:
                 chk.fail(_where(("pins", parts)), "GP%d is not a free Pico GPIO" % gp)
             claims.claim(gp, parts)
-    for key in ("led_data", "key_rows", "key_cols"):
-        chk.list_(pins[key], "pins." + key)
     b.pins = pins
     b.led_pins = pins["led_data"]
     b.led_power_pin = pins.get("led_power")
@@ -224,9 +270,10 @@ def _leds(chk, src, b):
     leds = chk.get(src, "leds", "")
     b.led_type = chk.str_(chk.get(leds, "type", "leds"), "leds.type", ("WS2812B", "SK6812"))
     b.led_order = chk.str_(chk.get(leds, "order", "leds"), "leds.order", ("GRB", "RGB", "BRG"))
-    chains = chk.ints(chk.get(leds, "chains", "leds"), "leds.chains", None, 1, 1000)
+    chains = chk.list_(chk.get(leds, "chains", "leds"), "leds.chains")
     if len(chains) != len(b.led_pins):
         chk.fail("leds.chains", "%d chains but %d pins in pins.led_data" % (len(chains), len(b.led_pins)))
+    chk.ints(chains, "leds.chains", None, 1, 1000)
     b.led_chains = chains
     b.led_chain_start = []
     n = 0
@@ -234,6 +281,8 @@ def _leds(chk, src, b):
         b.led_chain_start.append(n)
         n += c
     b.led_count = n
+    if n > MAX_LEDS:
+        chk.fail("leds.chains", "%d LEDs in all, at most %d" % (n, MAX_LEDS))
     track = chk.list_(chk.get(leds, "track", "leds"), "leds.track")
     if len(track) not in (2, 3):
         chk.fail("leds.track", "has %d tracks, needs 2 or 3" % len(track))
@@ -395,6 +444,8 @@ def _layout(chk, src, b):
     mnt = chk.get(lay, "mounting", "layout")
     chk.num(chk.get(mnt, "d", "layout.mounting"), "layout.mounting.d")
     at = chk.list_(chk.get(mnt, "at", "layout.mounting"), "layout.mounting.at")
+    if len(at) > 16:
+        chk.fail("layout.mounting.at", "%d holes, at most 16" % len(at))
     for i in range(len(at)):
         chk.nums(at[i], "layout.mounting.at[%d]" % i, 2)
     b.layout = lay

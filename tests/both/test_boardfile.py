@@ -5,6 +5,8 @@ from board import boardcache
 from board.boardfile import KEYS, BoardFileError, load, read
 from check import message, raises
 
+SWEEP = 300  # board-file mutations in the sweep (issue 9: 300)
+
 
 def _path():
     here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
@@ -241,3 +243,133 @@ def test_a_cache_of_another_file_or_a_broken_one_is_not_used():
 def test_cache_sits_beside_the_board_file():
     assert boardcache.cache_path("/board.json") == "/board.cache"
     assert boardcache.cache_path("x/my.board") == "x/my.board.cache"
+
+
+# ---- issue 9, item 10: every bad board file refused naming the field, never a traceback ----------
+
+
+def _write(data):
+    from boardmutate import write
+
+    folder = scratch_dir()
+    path = folder + "/board.json"
+    write(path, data if isinstance(data, list) else [data])
+    return folder, path
+
+
+def _file_refused(data):
+    folder, path = _write(data)
+    try:
+        return message(raises(BoardFileError, load, path))
+    finally:
+        remove_tree(folder)
+
+
+def _ref_bytes():
+    with open(_path(), "rb") as f:
+        return f.read()
+
+
+def test_pins_of_another_type_are_refused_naming_pins():
+    """pins null, a number or a list gave a TypeError traceback."""
+    for v in (None, 7, [1, 2], "GP2"):
+        def m(raw, v=v):
+            raw["pins"] = v
+
+        msg = _refused(m)
+        assert msg.startswith("board.json: pins: must be an object"), msg
+    for role, v in (("sensor_mosi", [19]), ("led_data", 2), ("key_rows", None), ("display_sda", "20")):
+        def m(raw, role=role, v=v):
+            raw["pins"][role] = v
+
+        msg = _refused(m)
+        assert msg.startswith("board.json: pins." + role + ": must be a"), msg
+
+
+def test_infinity_and_huge_numbers_are_refused_naming_the_field():
+    """1e400 read as infinity passed the checks and crashed the power budget (OverflowError) or
+    the sim's drawing (NaN)."""
+    ref = _ref_bytes()
+    for old, new, field in ((b'"supply_ma": 3000', b'"supply_ma": 1e400', "power.supply_ma"),
+                            (b'"mcu_ma": 50', b'"mcu_ma": -1e400', "power.mcu_ma"),
+                            (b'"pitch": 8.0', b'"pitch": 1e400', "layout.pitch"),
+                            (b'"hole_d": 4.0', b'"hole_d": 1e300', "layout.hole_d"),
+                            (b'"mcu_ma": 50', b'"mcu_ma": ' + b"9" * 400, "power.mcu_ma")):
+        assert old in ref
+        msg = _file_refused(ref.replace(old, new, 1))
+        assert msg.startswith("board.json: " + field + ": "), msg
+        assert len(msg) < 120, msg  # the value is not repeated whole
+    for v in (float("inf"), float("-inf"), float("nan")):
+        def m(raw, v=v):
+            raw["layout"]["legs"][1]["x"] = v
+
+        assert _refused(m).startswith("board.json: layout.legs[1].x: "), v
+
+
+def test_lax_json_is_refused():
+    """MicroPython's json read leading zeros and trailing commas (and {"a" 1}, [1 2])."""
+    ref = _ref_bytes()
+    for old, new in ((b'"brightness": 96', b'"brightness": 096'), (b'"format": 1', b'"format": 01'),
+                     (b'"game": 132', b'"game": 132,'), (b"[6, 7, 8, 9]", b"[6, 7, 8, 9,]"),
+                     (b"[6, 7, 8, 9]", b"[6 7, 8, 9]"), (b'"brightness": 96', b'"brightness" 96')):
+        assert old in ref
+        msg = _file_refused(ref.replace(old, new, 1))
+        assert msg.startswith("board.json: not valid JSON ("), msg
+
+
+def test_a_file_too_large_deep_or_long_is_refused_as_such():
+    """A 300 KB string, a huge array or 20,000-deep nesting gave a MemoryError naming nothing."""
+    ref = _ref_bytes()
+    big = ref.replace(b'"cribboard reference', b'"' + b"x" * 300000, 1)
+    msg = _file_refused(big)
+    assert msg.startswith("board.json: too large to check (") and str(len(big)) in msg, msg
+    msg = _file_refused(ref.replace(b'"brightness": 96', b'"brightness": ' + b"[" * 20000 + b"]" * 20000, 1))
+    assert msg.startswith("board.json: "), msg  # too large, before any nesting is read
+    msg = _file_refused(ref.replace(b'"brightness": 96', b'"brightness": ' + b"[" * 40 + b"]" * 40, 1))
+    assert msg.startswith("board.json: not valid JSON (nested deeper"), msg
+
+    def long_name(raw):
+        raw["name"] = "x" * 300000
+
+    assert _refused(long_name) == "board.json: name: longer than 64 characters"
+
+    def many_chains(raw):
+        raw["leds"]["chains"] = [1000] * 30000
+        raw["pins"]["led_data"] = list(range(30000))
+
+    msg = _refused(many_chains)
+    assert msg.startswith("board.json: pins.led_data"), msg
+
+
+def test_board_file_mutations_are_refused_or_sane():
+    """A sweep of mutated board files (in bytes and in fields): each is refused with a
+    BoardFileError or gives a board whose numbers are all finite; never another exception."""
+    from boardmutate import Rng, mutate_dict, mutate_text, sane
+
+    ref = _ref_bytes()
+    rng = Rng(2026)
+    refused = accepted = 0
+    for i in range(SWEEP):
+        if i % 2:
+            raw = read(_path())
+            what = mutate_dict(raw, rng)
+            try:
+                b = load(raw)
+            except BoardFileError as e:
+                assert message(e).startswith("board.json: "), (what, message(e))
+                refused += 1
+                continue
+        else:
+            data, what = mutate_text(ref, rng)
+            folder, path = _write(data)
+            try:
+                b = load(path)
+            except BoardFileError as e:
+                assert message(e).startswith("board.json: "), (what, message(e))
+                refused += 1
+                continue
+            finally:
+                remove_tree(folder)
+        assert sane(b), what
+        accepted += 1
+    assert refused + accepted == SWEEP and refused > SWEEP // 2
