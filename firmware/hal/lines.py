@@ -1,4 +1,5 @@
-# A serial stream -> one whole line at a time, in buffers allocated once (the link's read_line()).
+# The link's two directions on a serial stream: LineBuffer reads one whole line at a time, in
+# buffers allocated once; Outbox writes without ever waiting for the host.
 # Input is read only until a line is ready: the rest stays in the USB/TCP buffer, so a host that
 # floods the port fills its own send buffer, not the board's heap (docs/protocol.md, back-pressure).
 # A line over the limit is discarded up to its newline and handed on once, cut to limit + 1 bytes,
@@ -113,3 +114,56 @@ class LineBuffer:
         if n and self._buf[n - 1] == 13:  # "\r\n" from a terminal
             n -= 1
         return bytes(self._line[:n])
+
+
+class Outbox:
+    """The lines the board has for a host, sent as fast as the host takes them, never waited for.
+
+    flush(send, now, diff): send(view) -> the bytes the stream took now, without blocking (0 when it
+    is full). A host that lets more than `limit` bytes pile up (one line of any size is always
+    taken into an empty box) or takes nothing for `stall_ms` while bytes wait is not reading: put()
+    or flush() then return False and the HAL drops that host (docs/protocol.md, "A host that does
+    not read"). The lines are the reply objects themselves, kept until sent: no copy.
+    """
+
+    def __init__(self, limit=8192, stall_ms=2000):
+        self.limit = limit
+        self.stall_ms = stall_ms
+        self._lines = []
+        self._sent = 0  # bytes of the first line already sent
+        self.waiting = 0  # bytes not sent yet
+        self._since = None  # when the stream last took nothing while bytes waited
+
+    def clear(self):
+        """Forget what waits (the host was dropped, or another came)."""
+        self._lines = []
+        self._sent = 0
+        self.waiting = 0
+        self._since = None
+
+    def put(self, data):
+        """Queue one line; False when the host has let too much pile up: drop it."""
+        if self.waiting and self.waiting + len(data) > self.limit:
+            return False
+        self._lines.append(data)
+        self.waiting += len(data)
+        return True
+
+    def flush(self, send, now, diff):
+        """Send what the stream takes now; False when it has taken nothing for stall_ms: drop it."""
+        lines = self._lines
+        while lines:
+            line = lines[0]
+            n = send(memoryview(line)[self._sent :])
+            if not n:
+                if self._since is None:
+                    self._since = now
+                return diff(now, self._since) < self.stall_ms
+            self._since = None
+            self.waiting -= n
+            self._sent += n
+            if self._sent >= len(line):
+                lines.pop(0)
+                self._sent = 0
+        self._since = None
+        return True

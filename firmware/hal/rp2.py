@@ -7,9 +7,10 @@ import time
 
 import machine
 
-from hal.lines import LineBuffer
+from hal.lines import LineBuffer, Outbox
 
 STORAGE = "/data"
+_USB_PACKET = 64  # bytes of a full-speed CDC packet: what a write hands over at once
 _BLANK = (" ", "\t", 32, 9)  # a line's first item, str or bytes
 _WDT_MAX_MS = 8388  # the RP2040 watchdog's longest timeout
 
@@ -119,10 +120,18 @@ class UsbLink:
         # A byte at a time: stdin's readinto blocks until the whole buffer is filled.
         self._lines = LineBuffer(chunk=1)
         self._poll = None
+        self._wpoll = None
         self._polled = stream_in is None
         self._dtr = dtr
         self._dtr_was = None
         self.session = 0
+        # Writes wait for nobody: MicroPython's CDC write waits up to its TX timeout (500 ms) for
+        # room each call, so a host that holds the port open and never reads stalled the board
+        # for that long at every reply. Replies wait in the outbox instead, handed over only while
+        # the port has room, and a host that takes nothing for 2 s is dropped (docs/protocol.md).
+        self._box = Outbox()
+        self._small = False  # the last write was cut short: a byte at a time until the box empties
+        self._muted = False  # the host was dropped: nothing goes out until a laptop says hello
 
     def _ready(self):
         if self._poll is None:
@@ -132,6 +141,18 @@ class UsbLink:
             self._poll = select.poll()
             self._poll.register(self._in, select.POLLIN)
         for _ in self._poll.ipoll(0):
+            return True
+        return False
+
+    def _room(self):
+        """True when the CDC TX buffer takes a byte now (POLLOUT: some room, or no host holds the
+        port and MicroPython keeps the latest bytes)."""
+        if self._wpoll is None:
+            if not self._polled:
+                return True
+            self._wpoll = select.poll()
+            self._wpoll.register(self._out, select.POLLOUT)
+        for _ in self._wpoll.ipoll(0):
             return True
         return False
 
@@ -145,15 +166,52 @@ class UsbLink:
             dtr = bool(self._dtr())
             if dtr != self._dtr_was:
                 if self._dtr_was is not None:
-                    self.session += 1
+                    self._new_host()
                 self._dtr_was = dtr
+        if self._box.waiting:
+            self._flush()
         line = self._lines.read_line(self._readinto)
         if line is not None and (not line or line[0] in _BLANK) and not line.strip():
-            self.session += 1  # a laptop opening the port ends any half line with a blank one
+            self._new_host()  # a laptop opening the port ends any half line with a blank one
         return line
 
+    def _new_host(self):
+        self.session += 1
+        self._box.clear()  # what waited was for the last host
+        self._small = False
+        self._muted = False
+
+    def _send(self, view):
+        if not self._room():
+            return 0
+        want = 1 if self._small else min(len(view), _USB_PACKET)
+        n = self._writer.write(view[:want])
+        if n is None:
+            n = want  # a stream that does not count (MicroPython's own does)
+        if n < want:
+            self._small = True  # MicroPython gave up after its TX timeout: only a byte at a time now
+        return n
+
+    def _flush(self):
+        if not self._box.flush(self._send, time.ticks_ms(), time.ticks_diff):  # pyright: ignore
+            self._drop()
+        elif not self._box.waiting:
+            self._small = False
+
+    def _drop(self):
+        """The host does not read: forget what waits for it and write nothing more until a laptop
+        says hello (its blank line): it counts as gone, so the app ends its subscription."""
+        self._box.clear()
+        self._muted = True
+        self.session += 1
+
     def write(self, data):
-        self._writer.write(data)
+        if self._muted:
+            return
+        if not self._box.put(data):
+            self._drop()
+            return
+        self._flush()
 
 
 class _Watchdog:

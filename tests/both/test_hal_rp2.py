@@ -183,6 +183,7 @@ def test_link_reads_whole_lines_and_writes_bytes():
             def write(self, b):
                 self.out += b
 
+        hal_rp2.time = rp2fakes.Clock()
         src = Stream(b'{"op":"hello"}\r\n{"op":')
         link = hal_rp2.UsbLink(src, src)
         link._ready = lambda: len(src.data) > 0  # no select.poll on a fake stream
@@ -266,6 +267,120 @@ def test_link_session_changes_on_a_laptops_hello_blank_line_or_dtr():
         dtr[0] = False
         link.read_line()
         assert link.session == 2
+    finally:
+        rp2fakes.uninstall()
+
+
+class _CdcPort:
+    """The REPL's USB CDC port as MicroPython drives it with a host holding it open: a TX buffer of
+    `room` bytes. A write that does not fit waits for room, as mp_usbd_cdc_tx_strn does: a reading
+    host makes room within a USB frame (1 ms); one that does not read lets the write wait the CDC
+    TX timeout (500 ms on the clock) and hand over nothing."""
+
+    def __init__(self, clock, room=256):
+        self.clock = clock
+        self.room = room
+        self.free = room
+        self.reading = True
+        self.data = bytearray()  # host to board
+        self.got = bytearray()  # what the host has read
+        self.waited_ms = 0
+
+    def readinto(self, buf):
+        n = min(len(buf), len(self.data))
+        buf[:n] = self.data[:n]
+        self.data = self.data[n:]
+        return n
+
+    def write(self, b):
+        if len(b) > self.free and self.reading:
+            self.clock.sleep_us(1000)
+            self.waited_ms += 1
+            self.host_reads()
+        if len(b) > self.free:
+            self.clock.sleep_us(500000)
+            self.waited_ms += 500
+            return 0
+        self.free -= len(b)
+        self.pending = getattr(self, "pending", b"") + bytes(b)
+        return len(b)
+
+    def host_reads(self):
+        self.got += getattr(self, "pending", b"")
+        self.pending = b""
+        self.free = self.room
+
+
+def test_a_host_that_never_reads_never_stalls_the_board():
+    """Issue 9 item 9: each write to a host that held the port open without reading waited the CDC
+    TX timeout, at every reply and push: the board stalled for as long as the host sat there. The
+    link now writes only while the port has room, and drops a host that takes nothing for 2 s."""
+    rp2fakes.install()
+    try:
+        hal_rp2 = rp2fakes.hal_module("rp2")
+        clock = hal_rp2.time = rp2fakes.Clock()
+        usb = _CdcPort(clock)
+        link = hal_rp2.UsbLink(usb, usb)
+        link._ready = lambda: len(usb.data) > 0
+        link._room = lambda: usb.free > 0
+        reply = b'{"id":1,"ok":true,"pad":"' + b"p" * 90 + b'"}\n'  # 120 bytes
+        usb.data += b"\n"
+        link.read_line()  # a laptop says hello: session 1
+        assert link.session == 1
+        for _ in range(30):
+            link.write(reply)
+            link.read_line()
+        usb.host_reads()
+        assert bytes(usb.got) == reply * 30 and usb.waited_ms < 30  # a reading host gets it all
+        usb.got = bytearray()
+        # now the host stops reading, while the board goes on answering every pass (20 ms each)
+        usb.reading = False
+        usb.waited_ms = 0
+        passes = 0
+        while link.session == 1 and passes < 1000:
+            link.write(reply)
+            link.read_line()
+            clock.sleep_us(20000)
+            passes += 1
+        assert link.session == 2  # dropped: the app ends its subscription
+        assert usb.waited_ms <= 500  # one CDC timeout at most (a write cut short), never one per reply
+        assert passes * 20 <= 2500  # within the 2 s stall bound
+        # nothing more is written to it, however much the board has to say
+        before = usb.free
+        for _ in range(50):
+            link.write(reply)
+        assert usb.free == before and usb.waited_ms <= 500
+        # a laptop that opens the port again (its blank line) is answered again
+        usb.reading = True
+        usb.host_reads()  # what sat in the CDC buffer from before
+        usb.got = bytearray()
+        usb.data += b"\n"
+        link.read_line()
+        assert link.session == 3
+        link.write(reply)
+        usb.host_reads()
+        assert bytes(usb.got) == reply
+    finally:
+        rp2fakes.uninstall()
+
+
+def test_a_reply_that_piles_up_past_the_outbox_drops_the_host():
+    """A host that reads too slowly for what the board must say is dropped once 8 KB wait, rather
+    than the board's heap holding its replies."""
+    rp2fakes.install()
+    try:
+        hal_rp2 = rp2fakes.hal_module("rp2")
+        clock = hal_rp2.time = rp2fakes.Clock()
+        usb = _CdcPort(clock, room=0)
+        usb.reading = False
+        link = hal_rp2.UsbLink(usb, usb)
+        link._ready = lambda: len(usb.data) > 0
+        link._room = lambda: usb.free > 0
+        page = b"x" * 7000 + b"\n"
+        link.write(page)  # one big reply always fits an empty outbox
+        assert link.session == 0
+        link.write(page)
+        assert link.session == 1 and usb.waited_ms == 0
     finally:
         rp2fakes.uninstall()
 
