@@ -3,7 +3,12 @@ import json
 import select
 import time
 
+from crib.untrusted import BadBoard, board_id
+
 MAX_REPLY = 1 << 20  # a reply line longer than this is not from a cribboard
+MAX_PUSHES = 1024  # pushes kept while waiting for replies: a board flooding pushes loses the oldest
+AT_PROMPT = ("the board is at the MicroPython prompt (>>>), not running its firmware (after `mpremote exec` "
+             "or Ctrl-C it stays there): run `mpremote reset`, or unplug it and plug it in again")
 
 
 class LinkError(Exception):
@@ -32,7 +37,9 @@ class LinkClient:
         self._clock = clock
         self._buf = b""
         self._next_id = 1
-        self.pushes = []  # pushes read while waiting for a reply, oldest first
+        self.pushes = []  # pushes read while waiting for a reply, oldest first (at most MAX_PUSHES)
+        self.dropped = 0  # pushes dropped because MAX_PUSHES were waiting
+        self.prompt = False  # a MicroPython REPL prompt or echo was seen since the last request
         self.received = 0  # bytes read from the board
         self.hello = None
 
@@ -90,17 +97,33 @@ class LinkClient:
 
     def _read_object(self, deadline):
         while True:
+            if self._clock() > deadline:
+                return None  # however fast lines arrive, a caller's deadline holds
             line = self._read_line(deadline)
             if line is None:
                 return None
             if not line.startswith(b"{"):
-                continue  # REPL or log text sharing the port
+                # REPL or log text sharing the port; the REPL's prompt means no firmware is running.
+                if line.startswith(b">>>") or line.startswith(b"raw REPL"):
+                    self.prompt = True
+                continue
             try:
                 obj = json.loads(line)
             except ValueError:
+                if line.startswith(b"{'"):
+                    self.prompt = True  # the REPL printing our request back as a Python dict
                 continue
             if isinstance(obj, dict):
+                if "op" in obj:
+                    self.prompt = True  # our own request echoed: a REPL (no reply ever has an op)
+                    continue
                 return obj
+
+    def _keep_push(self, obj):
+        if len(self.pushes) >= MAX_PUSHES:
+            self.pushes.pop(0)
+            self.dropped += 1
+        self.pushes.append(obj)
 
     # -- requests -------------------------------------------------------------------------------
 
@@ -112,28 +135,42 @@ class LinkClient:
         req.update(args)
         self._send(req)
         deadline = self._clock() + (self.timeout if timeout is None else timeout)
+        self.prompt = False
         while True:
-            obj = self._read_object(deadline)
+            obj = self._read_object(deadline)  # a board streaming pushes or junk cannot hold it past deadline
             if obj is None:
+                if self.prompt:
+                    raise LinkError(AT_PROMPT)
                 raise LinkError("no answer to '%s' within %.1f s: is the board running its firmware?"
                                 % (op, self.timeout if timeout is None else timeout))
             if "push" in obj:
-                self.pushes.append(obj)
+                self._keep_push(obj)
                 continue
             if obj.get("id") != rid:
                 continue  # a late reply to an earlier request that timed out
             if obj.get("ok") is True:
                 return obj
-            raise Refused(obj.get("code", "?"), obj.get("error", "no reason given"))
+            if self.prompt:
+                raise LinkError(AT_PROMPT)
+            raise Refused(_word(obj.get("code", "?")), _word(obj.get("error", "no reason given")))
 
     def connect(self):
         """Resynchronise the line (a blank line ends any half line) and say hello."""
         self._send_raw(b"\n")
-        self.hello = self.request("hello")
-        if self.hello.get("protocol") != 1:
-            raise LinkError("board speaks protocol %r, this crib speaks 1: update one of them"
-                            % self.hello.get("protocol"))
-        return self.hello
+        hello = self.request("hello")
+        if hello.get("protocol") != 1:
+            raise LinkError("board speaks protocol %s, this crib speaks 1: update one of them"
+                            % _word(hello.get("protocol")))
+        try:
+            board_id(hello.get("board"))
+        except BadBoard as e:
+            raise LinkError(str(e)) from e
+        for key in ("first", "next"):
+            if not _count(hello.get(key, 0)):
+                raise LinkError("the board's '%s' is %s, not a sequence number: is this a cribboard?"
+                                % (key, _word(hello.get(key))))
+        self.hello = hello
+        return hello
 
     def _send_raw(self, data):
         try:
@@ -147,12 +184,20 @@ class LinkClient:
     def events(self, start, limit=64):
         return self.request("events", **{"from": start, "limit": limit})
 
-    def iter_pages(self, start, limit=64):
-        """Pages of events from seq `start` until the board has no more: yields each reply."""
+    def iter_pages(self, start, limit=64, stop=None):
+        """Pages of events from seq `start` until the board has no more: yields each reply.
+
+        Nothing the board says is taken on trust: each page is checked against the board's own
+        `end` (check_page), and paging stops at `stop` (default: the `end` of the first page), so
+        a board whose `next` does not advance or whose `more` never ends cannot keep a sync going.
+        """
         while True:
             page = self.events(start, limit)
+            check_page(page, start, limit)
+            if stop is None:
+                stop = page["end"]
             yield page
-            if not page["events"] or not page.get("more"):
+            if not page["events"] or not page.get("more") or page["next"] >= stop:
                 return
             start = page["next"]
 
@@ -173,3 +218,37 @@ class LinkClient:
                 return None
             if "push" in obj:
                 return obj
+
+
+def _count(v):
+    """A sequence number as a board sends it: a non-negative int (JSON true is not one)."""
+    return type(v) is int and v >= 0
+
+
+def _word(v, limit=80):
+    """A board's word for a message: text as it is, anything else as JSON, cut to `limit` characters."""
+    text = v if isinstance(v, str) else json.dumps(v)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def check_page(page, start, limit):
+    """LinkError unless an `events` reply is one a board could send for `from` start, `limit` events:
+    seqs rising from `start` and below the board's `end`, `next` past them and not past `end`."""
+    end, nxt, events = page.get("end"), page.get("next"), page.get("events")
+    if not _count(end) or not _count(nxt) or not isinstance(events, list):
+        raise LinkError("the board's events page has no sensible end, next or events (end %s, next %s): "
+                        "stopped" % (_word(end, 20), _word(nxt, 20)))
+    if len(events) > limit:
+        raise LinkError("the board sent %d events for a page of %d: stopped" % (len(events), limit))
+    last = start - 1
+    for item in events:
+        seq = item.get("seq") if isinstance(item, dict) else None
+        if not _count(seq) or not isinstance(item.get("event"), dict):
+            raise LinkError("the board sent an event that is not {seq, event}: %s: stopped" % _word(item, 60))
+        if seq <= last or seq >= end:
+            raise LinkError("the board sent seq %d after %d with its end at %d: seqs must rise below the "
+                            "end: stopped" % (seq, last, end))
+        last = seq
+    if nxt > end or (events and nxt <= last) or (page.get("more") and nxt <= start):
+        raise LinkError("the board's next page starts at %d after seq %d (from %d, end %d): it does not "
+                        "advance: stopped" % (nxt, last, start, end))

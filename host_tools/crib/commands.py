@@ -9,6 +9,7 @@ from rich.table import Table
 
 from crib import db, ports
 from crib.client import LinkClient, LinkError
+from crib.untrusted import shown
 
 PORT_HELP = "auto | DEVICE | id:SERIAL | socket://HOST:PORT (the simulator), as mpremote takes"
 DB_HELP = "the history database (default: per-user data folder, or $CRIB_DB)"
@@ -18,8 +19,21 @@ err = Console(stderr=True)
 
 
 def _fail(msg, code=1):
-    err.print("[bold red]crib:[/] %s" % msg)
+    # Messages quote the board's words (a refusal, an id): shown as text, never as markup or codes.
+    err.print("[bold red]crib:[/] %s" % shown(msg, 400))
     raise typer.Exit(code)
+
+
+def _out_file(out):
+    """`out` if its folder exists (so a write cannot fail half way with a traceback), else a clear error."""
+    import os
+
+    folder = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(folder):
+        _fail("no folder %s for %s: make it first, or give another --out" % (folder, out), 2)
+    if os.path.isdir(out):
+        _fail("%s is a folder: give --out a file name" % out, 2)
+    return out
 
 
 def _client(port, timeout):
@@ -119,18 +133,20 @@ def register(app):
             _fail("the event is not JSON: %s" % event)
         c = _client(port, timeout)
         try:
-            pid = c.request("propose", event=ev, note=note)["pending"]
+            pid = c.request("propose", event=ev, note=note).get("pending")
         except LinkError as e:
             _fail(str(e), 3)
-        console.print("request %d is on the board's display: press OK there to apply, UNDO to refuse" % pid)
+        console.print("request %s is on the board's display: press OK there to apply, UNDO to refuse"
+                      % shown(pid))
         import time
 
         end = time.monotonic() + wait
         while time.monotonic() < end:
             push = c.next_push(0.5)
             if push and push.get("push") == "pending" and push.get("pid") == pid:
-                console.print("%s%s" % (push["status"], ": " + push["error"] if push.get("error") else ""))
-                raise typer.Exit(0 if push["status"] == "applied" else 1)
+                why = ": %s" % push["error"] if push.get("error") else ""
+                console.print(shown("%s%s" % (push.get("status"), why), 200))
+                raise typer.Exit(0 if push.get("status") == "applied" else 1)
         c.request("cancel", pending=pid)
         _fail("nobody answered on the board within %.0f s: request withdrawn" % wait, 1)
 
@@ -147,7 +163,7 @@ def register(app):
         con = _db(db_path)
         c = _client(port, timeout)
         board = c.hello["board"]
-        cols = (TextColumn("sync %s" % board), BarColumn(), MofNCompleteColumn(), TextColumn("events"),
+        cols = (TextColumn("sync %s" % shown(board)), BarColumn(), MofNCompleteColumn(), TextColumn("events"),
                 TimeRemainingColumn())
         with Progress(*cols, console=err, transient=False) as bar:
             task = bar.add_task("sync", total=None)
@@ -163,7 +179,7 @@ def register(app):
                 _fail("%s (what arrived is kept: run crib sync again to resume)" % e, 3)
             except KeyboardInterrupt:
                 _fail("interrupted (what arrived is kept: run crib sync again to resume)", 130)
-        console.print(str(report))
+        console.print(shown(str(report), 400))
         games, orphans, _m = rebuild(con, board)
         flagged = [g for g in games if g.flags]
         console.print("%d games replayed with the core, %d flagged" % (len(games), len(flagged)))
@@ -172,7 +188,7 @@ def register(app):
                           % len(orphans))
         for g in flagged:
             for f in g.flags:
-                console.print("[yellow]flag[/] match %d game %d: %s" % (g.match_no, g.game_no, f))
+                console.print("[yellow]flag[/] match %d game %d: %s" % (g.match_no, g.game_no, shown(f, 200)))
         if follow:
             from crib.follow import follow as follow_board
 
@@ -205,12 +221,12 @@ def register(app):
         t = Table("game", "board", "match", "no", "form", "sides", "score", "winner", "skunk", "deals",
                   "flag")
         for g in db.games(con):
-            winner = g["names"][g["winner"]] if g["winner"] is not None else "(open)"
+            winner = shown(g["names"][g["winner"]]) if g["winner"] is not None else "(open)"
             skunk = ",".join(x for x in g["skunk"] if x)
             flag = "FLAGGED" if g["flagged"] else ""
-            t.add_row(str(g["id"]), g["board"][-6:], str(g["match_no"]), str(g["game_no"]), g["form"],
-                      " v ".join(g["names"]), "-".join(str(f) for f in g["final"]), winner, skunk,
-                      str(g["deals"]), flag)
+            t.add_row(str(g["id"]), shown(g["board"][-6:]), str(g["match_no"]), str(g["game_no"]),
+                      shown(g["form"]), " v ".join(shown(n) for n in g["names"]),
+                      "-".join(str(f) for f in g["final"]), winner, skunk, str(g["deals"]), flag)
         console.print(t)
 
     @app.command("show")
@@ -235,15 +251,15 @@ def register(app):
         t = Table("player", "games", "wins", "win %", "skunks given", "skunked", "hand avg", "crib avg",
                   "play/deal", "best")
         for s in player_stats(con):
-            t.add_row(s.name, str(s.games), str(s.wins), "%.0f" % (100 * s.win_rate), str(s.skunks_given),
-                      str(s.skunked), "%.2f" % s.hand_avg, "%.2f" % s.crib_avg, "%.2f" % s.play_avg,
-                      str(s.best))
+            t.add_row(shown(s.name), str(s.games), str(s.wins), "%.0f" % (100 * s.win_rate),
+                      str(s.skunks_given), str(s.skunked), "%.2f" % s.hand_avg, "%.2f" % s.crib_avg,
+                      "%.2f" % s.play_avg, str(s.best))
         console.print(t)
         hands = best_hands(con, best)
         if hands:
             b = Table("points", "player", "kind", "cards | starter", "game", title="best hands")
             for h in hands:
-                b.add_row(str(h["points"]), h["name"], h["kind"], h["cards"], str(h["game"]))
+                b.add_row(str(h["points"]), shown(h["name"]), h["kind"], h["cards"], str(h["game"]))
             console.print(b)
 
     @app.command("plot")
@@ -257,8 +273,8 @@ def register(app):
         g = db.game(con, game)
         if g is None:
             _fail("no game %d (see crib games)" % game)
-        path = plot_game(g, db.scores(con, game), out or "crib-game-%d.png" % game)
-        console.print("wrote %s" % path)
+        path = plot_game(g, db.scores(con, game), _out_file(out or "crib-game-%d.png" % game))
+        console.print("wrote %s" % shown(path, 400))
 
     @app.command("export")
     def export_cmd(as_csv: bool = typer.Option(False, "--csv", help="one row per score"),
@@ -271,14 +287,14 @@ def register(app):
         if as_csv == as_json:
             _fail("say --csv or --json")
         con = _db(db_path)
-        f = sys.stdout if out == "-" else open(out, "w", newline="")  # noqa: SIM115
+        f = sys.stdout if out == "-" else open(_out_file(out), "w", newline="")  # noqa: SIM115
         try:
             n = export.write_csv(con, f) if as_csv else export.write_json(con, f)
         finally:
             if f is not sys.stdout:
                 f.close()
         if out != "-":
-            console.print("wrote %d %s to %s" % (n, "rows" if as_csv else "games", out))
+            console.print("wrote %d %s to %s" % (n, "rows" if as_csv else "games", shown(out, 400)))
 
     @app.command("deploy", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
     def deploy_cmd(ctx: typer.Context, port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP)):

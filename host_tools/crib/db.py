@@ -2,6 +2,7 @@
 # and what replay derives.
 import json
 import os
+import sqlite3
 import sys
 import time
 
@@ -103,12 +104,22 @@ def default_path(env=None, platform=None):
 def connect(path=None):
     """Open (creating if needed) the history at `path` (a file or a postgresql:// URL); check its schema."""
     path = path or default_path()
+    if not dbconn.is_url(path) and os.path.isdir(path):
+        raise DbError("%s is a folder: give --db a file name" % path)
     try:
         con = dbconn.connect(path)
     except Exception as e:  # the driver's own words: a refused login, an unknown host, no psycopg
         raise DbError("cannot open %s: %s" % (dbconn.describe(path), e)) from None
     if dbconn.dialect(con) == "postgresql":
         return _check_pg(con, path)
+    try:
+        return _check_sqlite(con, path)
+    except sqlite3.DatabaseError as e:  # a file that is not SQLite: say so, never a sqlite traceback
+        con.close()
+        raise DbError("%s is not a crib database (%s)" % (path, e)) from None
+
+
+def _check_sqlite(con, path):
     con.execute("PRAGMA foreign_keys = ON")
     if path != ":memory:":
         # WAL + NORMAL: a commit per sync page costs no fsync; a power cut may lose the last pages

@@ -19,12 +19,23 @@ def csv_rows(con):
             yield row
 
 
+FORMULA_LEAD = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet reads a cell starting so as a formula
+
+
+def cell(value):
+    """A CSV cell a spreadsheet shows as text: a string led by = + - @ tab or CR gets a leading
+    apostrophe (OWASP's advice for CSV injection); numbers stay numbers (a fix of -2 is -2)."""
+    if isinstance(value, str) and value.startswith(FORMULA_LEAD):
+        return "'" + value
+    return value
+
+
 def write_csv(con, out):
     w = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\n")
     w.writeheader()
     n = 0
     for row in csv_rows(con):
-        w.writerow(row)
+        w.writerow({k: cell(v) for k, v in row.items()})
         n += 1
     return n
 

@@ -5,6 +5,8 @@ matplotlib.use("Agg")  # files only: no display needed, works over ssh and in CI
 
 import matplotlib.pyplot as plt  # noqa: E402
 
+from crib.untrusted import mathtext  # noqa: E402
+
 SIDE_COLOURS = ("#d62728", "#1f77b4", "#2ca02c")  # red, blue, green: the board's usual peg colours
 
 
@@ -35,7 +37,7 @@ def plot_game(game, scores, path, dpi=100):
     x, ys = by_deal(game, scores)
     fig, ax = plt.subplots(figsize=(8, 4.5), dpi=dpi)
     for side, y in enumerate(ys):
-        name = game["names"][side]
+        name = mathtext(game["names"][side])  # a '$' in a name is a dollar, not mathtext
         won = " (won)" if game.get("winner") == side else ""
         ax.plot(x, y, "-o", color=SIDE_COLOURS[side % 3], linewidth=2, markersize=4, label=name + won)
     for score, label in skunk_lines(game["target"], game.get("form", "")):
@@ -48,7 +50,7 @@ def plot_game(game, scores, path, dpi=100):
     ax.set_xticks(x)
     ax.set_xlabel("deal")
     ax.set_ylabel("front peg (points)")
-    title = "Game %d: %s" % (game["id"], " v ".join(game["names"]))
+    title = "Game %d: %s" % (game["id"], " v ".join(mathtext(n) for n in game["names"]))
     if game.get("over"):
         title += ", %s" % "-".join(str(f) for f in game["final"])
     ax.set_title(title)

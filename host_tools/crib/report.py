@@ -2,6 +2,8 @@
 from rich.table import Table
 from rich.text import Text
 
+from crib.untrusted import plain
+
 KIND_WORDS = {"hand": "hand", "crib": "crib", "play": "play", "go": "go / last", "heels": "his heels",
               "muggins": "muggins", "penalty": "penalty", "manual": "pegged", "last": "three for last",
               "fix": "correction"}
@@ -33,8 +35,8 @@ def deals(scores):
 def show_game(console, game, scores):
     names = game["names"]
     head = "Game %d (board %s, match %d game %d, %s to %d): %s" % (
-        game["id"], game["board"], game["match_no"], game["game_no"], game["form"], game["target"],
-        " v ".join(names))
+        game["id"], plain(game["board"]), game["match_no"], game["game_no"], plain(game["form"]),
+        game["target"], " v ".join(plain(n) for n in names))
     console.print(Text(head, style="bold"))
     for deal_no, rows in deals(scores):
         t = Table("seq", "side", "for", "points", "peg", "cards | starter", "itemised",
@@ -42,17 +44,17 @@ def show_game(console, game, scores):
         for r in rows:
             side = r["side"]
             pts = "%+d" % r["points"] if r["kind"] == "fix" else str(r["points"])
-            t.add_row(str(r["seq"]), Text(names[side], style=SIDE_STYLES[side % 3]),
-                      KIND_WORDS.get(r["kind"], r["kind"]), pts, str(r["front"]), r["cards"],
-                      item_text(r["items"]))
+            t.add_row(str(r["seq"]), Text(plain(names[side]), style=SIDE_STYLES[side % 3]),
+                      Text(KIND_WORDS.get(r["kind"], plain(r["kind"]))), pts, str(r["front"]),
+                      Text(r["cards"]), Text(plain(item_text(r["items"]), 400)))
         console.print(t)
     if game["over"]:
         w = names[game["winner"]]
         skunk = [lab for lab in game["skunk"] if lab]
-        console.print("%s won %s%s" % (w, "-".join(str(f) for f in game["final"]),
-                                       " (%s)" % ", ".join(skunk) if skunk else ""))
+        console.print(Text("%s won %s%s" % (plain(w), "-".join(str(f) for f in game["final"]),
+                                       " (%s)" % ", ".join(skunk) if skunk else "")))
     else:
         console.print("not finished: %s" % "-".join(str(f) for f in game["final"]))
     if game["flagged"]:
         for f in game["flag"].split("\n"):
-            console.print(Text("FLAG: " + f, style="bold yellow"))
+            console.print(Text("FLAG: " + plain(f, 400), style="bold yellow"))

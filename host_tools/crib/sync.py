@@ -1,5 +1,10 @@
 # `crib sync`: copy the board's new events into SQLite, page by page, so a cut sync resumes where it stopped.
 from crib import db
+from crib.client import LinkError
+
+# More events than any board's flash holds at once (a Pico's 1.4 MB of littlefs is about 30,000
+# events at 48 bytes each): a board claiming more is not believed.
+BOARD_MAX_EVENTS = 200_000
 
 
 class SyncReport:
@@ -41,11 +46,16 @@ def sync(client, con, progress=None, page=64):
         report.behind = True
         return report
     first = hello.get("first", 0)
+    if hello["next"] - max(start, first) > BOARD_MAX_EVENTS:
+        raise LinkError("the board says it holds events %d..%d, more than a board's flash can: stopped"
+                        % (max(start, first), hello["next"] - 1))
     if start < first and db.count_events(con, board):
         report.missing = (start, first - 1)
     if progress:
         progress(start, report.end)
-    for reply in client.iter_pages(start, page):
+    # Up to the end the board gave at hello: events played meanwhile wait for the next sync, and a
+    # board inventing events or pages cannot make this one endless.
+    for reply in client.iter_pages(start, page, stop=hello["next"]):
         report.pages += 1
         report.received += len(reply["events"])
         report.added += db.add_events(con, board, reply["events"])

@@ -6,6 +6,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from crib.untrusted import plain, shown
 from cribbage.cards import format_card, format_cards
 
 SIDE_STYLES = ("bold red", "bold blue", "bold green")
@@ -41,10 +42,10 @@ def _items_text(items):
 def render(state, hello=None, recent=(), status=""):
     """A rich renderable of the board's state dict (the link's `state`)."""
     parts = []
-    head = "cribboard %s" % (hello or {}).get("board", "")
+    head = "cribboard %s" % shown((hello or {}).get("board", ""))
     if not state:
         return Panel(Text("no match running on the board"), title=head)
-    names = state.get("names") or []
+    names = [plain(n) for n in state.get("names") or []]
     target = state.get("target") or 121
     table = Table.grid(padding=(0, 1))
     table.add_column(justify="right")

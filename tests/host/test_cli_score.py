@@ -67,7 +67,8 @@ def test_stdin_totals_with_crib_word_blank_lines_and_a_bad_line():
     text = "5H 5C 5S JD 5D\n2H 4H 6H 8H KH crib\n\n2H 4H 6H 8H KS crib\n5H 5H 2C 3D 4S\nQH KS AD 2C 8S\n"
     r = runner.invoke(app, ["score"], input=text)
     assert r.exit_code == 1
-    assert r.stdout.split() == ["29", "5", "0", "0"]
+    # One output line per input line (issue 12): blank stays blank, the bad line is "-".
+    assert r.stdout.splitlines() == ["29", "5", "", "0", "-", "0"]
     assert "line 5" in r.stderr and "5H" in r.stderr
     assert "line 1" not in r.stderr
 
@@ -94,9 +95,10 @@ def test_thousands_of_hands_in_one_process():
         lines.append(format_cards(cards) + (" crib" if crib else ""))
         expected.append(str(score_total(cards[:4], cards[4], crib)))
     lines.insert(1234, "5H 5C 5S JD ZZ")
+    expected.insert(1234, "-")
     text = "\n".join(lines) + "\n"
     p = subprocess.run([CRIB, "score"], input=text, capture_output=True, text=True, timeout=120)
     assert p.returncode == 1
-    assert p.stdout.split() == expected
+    assert p.stdout.splitlines() == expected
     errors = p.stderr.strip().splitlines()
     assert len(errors) == 1 and errors[0].startswith("crib score: line 1235: bad card 'ZZ'")
