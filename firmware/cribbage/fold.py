@@ -78,6 +78,7 @@ class Fold:
         self._play = None
         self._stale = False  # _play is behind _acts (a trusted replay does not run the play)
         self._seats = []
+        self.leader = 0  # the seat that leads this deal's play (set at the starter)
         self._acts = []  # the play so far: seat * 64 + card for a lay, -1 - seat for a go
         self.muggins_due = None
 
@@ -93,7 +94,7 @@ class Fold:
         """A new Play with this deal's lays and goes so far (a copy to try a move on, or the
         play itself after a trusted replay, which records their points and skips the play)."""
         seats = self._seats
-        play = Play(len(seats), seats.index(self._next_active(self._d)), self.hand_size, self.five)
+        play = Play(len(seats), self.leader, self.hand_size, self.five)
         for a in self._acts:
             if a >= 0:
                 play.lay(a >> 6, a & 63)
@@ -335,6 +336,9 @@ class Fold:
     def _do_starter(self, c):
         self.starter = c
         self._seats = list(self.active)
+        # Fixed now: in three-handed continued play a player can go out during the play, and the
+        # player left of the dealer then is no longer the one who led (a rebuild must agree).
+        self.leader = self._seats.index(self._next_active(self._d))
         # The play is made when first read (see play): a trusted replay never reads it.
         self._play = None
         self._stale = True

@@ -74,10 +74,19 @@ def test_random_event_sequences(data):
         ev = random_event(data.draw, m)
         before = state(m)
         try:
+            checked = m.check(ev)
+        except CribError:
+            checked = None
+        assert state(m) == before, ev  # check() changes nothing
+        try:
             done = m.apply(ev)
         except CribError:
             assert state(m) == before, ev  # a refused event changes nothing
+            assert checked is None, ("check() took what apply() refused", ev)
             continue
+        assert checked is not None, ("check() refused what apply() took", ev)
+        if done["t"] != "undo":
+            assert checked == done, ev  # the link asks check() what apply() will do
         line = E.to_line(done)
         assert E.to_line(E.from_line(line)) == line and E.from_line(line) == done
         journal.append(line)
