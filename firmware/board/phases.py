@@ -130,14 +130,22 @@ def go(ctl, now):
 
 def play_message(ctl, player, card, count):
     m = ctl.host.match
+    side = m.side_of(player)
     got = 0
-    for _s, n, _why in m.last_pegs:
+    to = side
+    for s, n, _why in m.last_pegs:
         got += n
+        to = s
     what = format_card(card) if card >= 0 else "go"
-    line = "%s %s" % (m.names[m.side_of(player)], what)
+    line = "%s %s" % (m.names[side], what)
+    play = m.play
+    if got and to != side:
+        # A go scores for the last to lay, not for the player saying it (and the count is done).
+        done = "play over" if play is None or play.over else "new count"
+        ctl.say(line, "%s +%d" % (m.names[to], got), done)
+        return
     if got:
         line += " +%d" % got
-    play = m.play
     lines = [line, "count %d" % count]
     if play is not None and play.count != count:
         lines.append("new count" if not play.over else "play over")

@@ -20,6 +20,11 @@ def _int(ev, key, lo, hi, what):
     return v
 
 
+def _who(m, p):
+    # A player as the board names them (their side's name), never the 0-based number of the core.
+    return m.names[p % m.sides]
+
+
 def _side(m, ev):
     s = _int(ev, "s", 0, m.sides - 1, "side")
     if s in m.places:
@@ -179,7 +184,7 @@ def _player_in_play(m, ev):
     # in hand, for the count; what they would score is not pegged.
     p = _int(ev, "p", 0, m.players - 1, "player")
     if p not in m._seats:
-        raise CribError("player %d is out of this game" % p)
+        raise CribError("%s is out of this game" % _who(m, p))
     return p
 
 
@@ -194,7 +199,7 @@ def _play_seat(m, ev):
         raise CribError("the play is over: count the hands")
     turn = play.turn
     if turn is not None and turn != seat:
-        raise CribError("not player %d's turn: player %d to play" % (p, seats[turn]))
+        raise CribError("not %s's turn: %s to play" % (_who(m, p), _who(m, seats[turn])))
     return p, seat, play
 
 
@@ -206,7 +211,7 @@ def _go(m, ev, trusted, dry):
         return bytes((GO, p, _int(ev, "s", 0, m.sides - 1, "side") if n else NONE, n))
     p, seat, play = _play_seat(m, ev)
     if play.count <= 21:
-        raise CribError("player %d cannot say go at %d: any card fits" % (p, play.count))
+        raise CribError("%s cannot say go at %d: any card fits" % (_who(m, p), play.count))
     side = n = NONE
     if dry or "n" in ev:
         side, n = NONE, 0
@@ -233,7 +238,7 @@ def _lay(m, ev, trusted, dry):
         return bytes((LAY, p, parse_card(ev.get("c")), NONE if claim is None else claim, n))
     p, seat, play = _play_seat(m, ev)
     if not play.cards_left[seat]:
-        raise CribError("player %d has no cards left" % p)
+        raise CribError("%s has no cards left" % _who(m, p))
     c = parse_card(ev.get("c"))
     if c == m.starter:
         raise CribError("%s is the starter, not in a hand" % format_card(c))
@@ -308,9 +313,9 @@ def _against_play(m, cards, kind):
     for seat, c in play.laid:
         p = m._seats[seat]
         if p == who and c not in cards:
-            raise CribError("player %d laid %s in the play: not in this hand" % (p, format_card(c)))
+            raise CribError("%s laid %s in the play: not in this hand" % (_who(m, p), format_card(c)))
         if p != who and c in cards:
-            raise CribError("%s was laid by player %d in the play" % (format_card(c), p))
+            raise CribError("%s was laid by %s in the play" % (format_card(c), _who(m, p)))
 
 
 def _muggins(m, ev, trusted, dry):

@@ -125,3 +125,41 @@ def test_jack_starter_pegs_his_heels_for_the_dealer():
         assert "His heels: P1 +2" in s.said()
     finally:
         s.close()
+
+
+def test_a_go_names_who_scores_it():
+    # P2 says go at 23 with P1 out of cards: the point is P1's (the last to lay), but the display
+    # said "P2 go +1" while P1's peg moved.
+    s = Scenario()
+    try:
+        s.keys("2 OK")  # player 2 deals, P1 leads
+        s.cards("2C")
+        m = s.app.match
+        s.cards("KH KS AD TC")  # P2: pair (+2) and 31 (+2)
+        s.cards("QH 4C 9S")  # P1 lays the last of four cards: 23
+        assert m.front == [0, 4]
+        s.press("MENU")  # P2 holds 9C: go
+        assert m.front == [1, 4]
+        assert "P2 go +1" not in s.said()
+        assert "P2 go" in s.said() and "P1 +1" in s.said()
+    finally:
+        s.close()
+
+
+def test_a_go_names_who_scores_it_three_handed():
+    s = Scenario(form="three")
+    try:
+        s.keys("3 OK")  # P3 deals, P1 leads
+        s.cards("2C")
+        m = s.app.match
+        s.cards("KH KS AD TC")  # P2 a pair (+2), P1 31 (+2)
+        s.cards("QH AC 9S 2H")  # 22
+        s.press("MENU")  # P3: go
+        s.cards("AH")  # P1 lays the last of four cards: 23
+        assert m.front == [2, 2, 0]
+        s.press("MENU")  # P2: go; nobody else can lay: the point is P1's
+        assert m.front == [3, 2, 0]
+        assert "P2 go +1" not in s.said()
+        assert "P2 go" in s.said() and "P1 +1" in s.said()
+    finally:
+        s.close()

@@ -132,4 +132,4 @@ def test_the_rebuilt_play_keeps_its_leader_after_the_leader_goes_out():
     again = replay([m.setup] + m.effective_events())
     assert again.play.turn == m.play.turn == 2  # player 2, after the last card laid
     assert again.check(E.lay(2, "AC"))["n"] == 0
-    assert "not player 0's turn" in message(raises(CribError, again.check, E.lay(0, "AC")))
+    assert "not P1's turn" in message(raises(CribError, again.check, E.lay(0, "AC")))

@@ -110,10 +110,10 @@ def test_play_refusals():
     m = new_match(dealer=0)
     refused(m, E.lay(1, "5H"), "turn the starter before the play")
     m.apply(E.starter("9D"))
-    refused(m, E.lay(0, "5H"), "not player 0's turn: player 1 to play")
+    refused(m, E.lay(0, "5H"), "not P1's turn: P2 to play")
     refused(m, E.lay(1, "9D"), "9D is the starter")
     refused(m, E.lay(3, "5H"), "player must be 0..1")
-    refused(m, E.go(1), "cannot say go at 0")
+    refused(m, E.go(1), "P2 cannot say go at 0")
     refused(m, {"t": "lay", "p": 1, "c": 17, "n": 2}, "5H scores 0, not 2")  # a count is checked
     m.apply(E.lay(1, "KH"))
     m.apply(E.lay(0, "QH"))
@@ -148,3 +148,27 @@ def test_unknown_events_and_keys():
     refused(m, E.setup(), "a set-up starts a new match")
     refused(m, "peg", "a dict with a text 't'")
     refused(m, {"s": 1}, "a dict with a text 't'")
+
+
+def test_play_refusals_name_players_as_the_board_does():
+    # The core numbers players from 0; a message named them so ("player 2 cannot say go at 0"
+    # while the board showed "P3 lays"). Messages use the names on the board.
+    m = new_match("three", dealer=1, names=["Ann", "Bob", "Cy"])
+    m.apply(E.starter("9D"))
+    refused(m, E.go(2), "Cy cannot say go at 0")
+    refused(m, E.lay(0, "5H"), "not Ann's turn: Cy to play")
+    m.apply(E.lay(2, "5C"))
+    m.apply(E.lay(0, "6C"))
+    m.apply(E.lay(1, "7C"))
+    m.apply(E.lay(2, "8C"))
+    m.apply(E.lay(0, "2C"))
+    m.apply(E.lay(1, "3C"))
+    for ev in (E.lay(2, "AC"), E.lay(0, "AD"), E.lay(1, "AH"), E.lay(2, "AS")):
+        m.apply(ev)
+    refused(m, E.lay(2, "4C"), "not Cy's turn: Ann to play")  # Cy is out of cards
+    for name in ("player 0", "player 1", "player 2"):
+        for ev in (E.go(0), E.lay(0, "4C"), E.lay(1, "4C"), E.lay(2, "4C")):
+            try:
+                m.check(ev)
+            except CribError as e:
+                assert name not in message(e), message(e)
