@@ -256,8 +256,18 @@ class Controller:
             self.say("+%d: too far" % n, "29 at most")
             return
         why = phases.why(self, side)
+        ev = {"t": "peg", "s": side, "n": n, "why": why}
+        try:
+            m.check(ev)
+        except CribError as e:
+            # Said now, not after OK: no hand makes 19, a go is 1, ... (the proposal would only fail).
+            p = self.pending
+            if p is not None and p.kind == P_PEG and p.side == side:
+                self.pending = None  # the peg moved on from the hole it proposed
+            self.say(*wrap(str(e.args[0]) if e.args else "refused"))
+            return
         note = "%s +%d %s" % (m.names[side], n, why)
-        self.pending = Pending(P_PEG, {"t": "peg", "s": side, "n": n, "why": why}, note, side, hole, now)
+        self.pending = Pending(P_PEG, ev, note, side, hole, now)
 
     def propose(self, ev, note):
         """An event that waits for OK on the display (UNDO says no)."""

@@ -182,3 +182,67 @@ def test_stink_hole_winks_and_never_blocks_input():
         assert s.app.match.front[0] == 5
     finally:
         s.close()
+
+
+def _show_turn(s):
+    s.keys("A OK")  # player 1 deals
+    s.press("OK")  # no starter keyed: on to the show
+    assert s.app.match.next_show() == (1, "hand")
+
+
+def test_keyed_points_only_what_a_hand_can_make():
+    # Keyed 19 was proposed (`P2 +19 hand`, the hole blinking) and refused only after OK.
+    s = Scenario()
+    try:
+        _show_turn(s)
+        for keyed, n in (("A 9", 19), ("2 5", 25), ("2 6", 26), ("2 7", 27)):
+            s.keys(keyed + " OK")
+            assert s.app.controller.pending is None, n
+            assert "no hand counts %d" % n in s.said()
+        s.keys("2 8 OK")
+        assert s.app.controller.pending.ev == {"t": "peg", "s": 1, "n": 28, "why": "hand"}
+        s.press("UNDO")
+        s.keys("2 9 OK")
+        assert s.app.controller.pending.ev["n"] == 29
+        s.press("OK")
+        assert s.app.match.front == [0, 29]
+    finally:
+        s.close()
+
+
+def test_a_tap_a_hand_cannot_make_is_refused_at_once_and_drops_the_old_proposal():
+    s = Scenario()
+    try:
+        _show_turn(s)
+        s.tap(1, 18)
+        assert s.app.controller.pending.ev["n"] == 18
+        s.tap(1, 19)  # moved on to 19: no hand counts it
+        assert s.app.controller.pending is None and "no hand counts 19" in s.said()
+        s.tap(1, 20)
+        s.press("OK")
+        assert s.app.match.front == [0, 20]
+    finally:
+        s.close()
+
+
+def test_keyed_points_five_card_hand_and_crib():
+    s = Scenario(form="five")
+    try:
+        s.keys("A OK")
+        s.press("OK")
+        m = s.app.match
+        side, kind = m.next_show()
+        assert kind == "hand"
+        s.keys("A 7 OK")  # three cards and a starter never make 17
+        assert s.app.controller.pending is None and "no hand counts 17" in s.said()
+        s.keys("2 A OK")
+        assert s.app.controller.pending is None and "21" in s.said()
+        s.keys("2 T OK")
+        s.press("OK")
+        s.keys("2 OK")  # the dealer's hand
+        s.press("OK")
+        assert m.next_show()[1] == "crib"
+        s.keys("A 7 OK")  # a crib of four and the starter can
+        assert s.app.controller.pending.ev["n"] == 17 and s.app.controller.pending.ev["why"] == "crib"
+    finally:
+        s.close()
