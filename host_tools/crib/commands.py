@@ -62,13 +62,17 @@ def register(app):
 
     @app.command("ports")
     def ports_cmd():
-        """List the boards plugged in over USB (Raspberry Pi vendor id 0x2E8A)."""
+        """List the boards plugged in over USB (Raspberry Pi vendor id 0x2E8A) and running simulators."""
         found = ports.boards()
-        if not found:
-            console.print("no board found (USB vendor 2e8a); the simulator is socket://127.0.0.1:PORT")
+        sims = ports.simulators()
+        if not found and not sims:
+            console.print("no board found (USB vendor 2e8a) and no simulator on socket://127.0.0.1:%d "
+                          "(make sim starts one)" % ports.SIM_PORTS[0], markup=False)
             raise typer.Exit(1)
         for p in found:
-            console.print(ports.describe(p))
+            console.print(ports.describe(p), markup=False)
+        for url in sims:
+            console.print("%s  the simulator (make sim)" % url, markup=False)
 
     @link_app.command("hello")
     def link_hello(port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),

@@ -1,6 +1,7 @@
 # Finding and opening the board's serial port the way mpremote does: auto, DEVICE, id:SERIAL, socket://.
 import errno
 import os
+import socket
 import sys
 
 import serial
@@ -9,6 +10,8 @@ import serial.tools.list_ports
 RASPBERRY_PI_VID = 0x2E8A  # Raspberry Pi's USB vendor id: every Pico running MicroPython uses it
 BAUD = 115200  # ignored by USB CDC and by socket://, but pyserial wants one
 SHORTCUTS = {"a": "/dev/ttyACM", "u": "/dev/ttyUSB", "c": "COM"}  # mpremote's a0, u0, c3
+SIM_HOST = "127.0.0.1"
+SIM_PORTS = (7373,)  # the simulator's default link port (firmware/hal/sim.py LINK_PORT)
 
 
 class PortError(Exception):
@@ -21,6 +24,27 @@ def boards():
     return sorted(found, key=lambda p: p.device)
 
 
+def listening(port, host=SIM_HOST):
+    """True when something listens on host:port, found without connecting: the simulator takes a
+    new connection as a new laptop and drops the one it had (a running `crib watch`). Binding the
+    port with SO_REUSEADDR fails only while a socket listens on it (TIME_WAIT does not count)."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        if os.name != "nt":  # on Windows SO_REUSEADDR would bind over the listener
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind((host, port))
+    except OSError as e:
+        return e.errno in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", errno.EADDRINUSE))
+    finally:
+        s.close()
+    return False
+
+
+def simulators():
+    """socket:// URLs of simulators running on this machine (their default link ports)."""
+    return ["socket://%s:%d" % (SIM_HOST, port) for port in SIM_PORTS if listening(port)]
+
+
 def describe(p):
     return "%s  serial %s  %04x:%04x  %s" % (
         p.device, p.serial_number or "-", p.vid or 0, p.pid or 0, p.product or p.description or "")
@@ -30,15 +54,14 @@ def resolve(spec):
     """The device path or URL for a --port value; PortError when no board matches."""
     spec = (spec or "auto").strip()
     if spec == "auto":
-        found = boards()
+        found = [p.device for p in boards()] + simulators()
         if not found:
-            raise PortError("no board found: plug the cribboard in over USB (or give --port DEVICE, "
-                            "or socket://127.0.0.1:PORT for the simulator)")
+            raise PortError("no board found: plug the cribboard in over USB, or start the simulator "
+                            "(make sim); or give --port DEVICE, or socket://127.0.0.1:PORT")
         if len(found) > 1:
-            names = ", ".join(p.device for p in found)
-            raise PortError("%d boards found (%s): choose one with --port DEVICE or id:SERIAL"
-                            % (len(found), names))
-        return found[0].device
+            raise PortError("%d boards found (%s): choose one with --port DEVICE, id:SERIAL or socket://..."
+                            % (len(found), ", ".join(found)))
+        return found[0]
     if spec.startswith("id:"):
         want = spec[3:]
         for p in serial.tools.list_ports.comports():
