@@ -5,7 +5,11 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 MPY    := $(BIN)/micropython
-STAMP  := $(VENV)/.installed
+# Three layers, each installed on first use: the simulator's few packages (`make sim`), the laptop
+# tools (`crib`, deploy, hardware), and the developer tools (`make test`: linters, pyright with Node).
+SIM_STAMP   := $(VENV)/.installed-sim
+TOOLS_STAMP := $(VENV)/.installed-tools
+STAMP       := $(VENV)/.installed
 
 .PHONY: help venv test test-host test-mp lint typecheck verify bench crib-tables sim deploy hardware clean
 
@@ -20,11 +24,19 @@ help:
 
 venv: $(STAMP)
 
-$(STAMP): requirements-dev.txt requirements-stubs.txt pyproject.toml
+$(SIM_STAMP): requirements-sim.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -r requirements-dev.txt
+	$(BIN)/python -m pip install -q -r requirements-sim.txt
+	touch $@
+
+$(TOOLS_STAMP): $(SIM_STAMP) requirements.txt pyproject.toml
+	$(BIN)/python -m pip install -q -r requirements.txt
 	$(BIN)/python -m pip install -q --no-deps -e .
+	touch $@
+
+$(STAMP): $(TOOLS_STAMP) requirements-dev.txt requirements-stubs.txt
+	$(BIN)/python -m pip install -q -r requirements-dev.txt
 	$(BIN)/python -m pip install -q --no-deps --upgrade --target $(VENV)/mpy-stubs -r requirements-stubs.txt
 	touch $@
 
@@ -56,18 +68,18 @@ crib-tables: $(STAMP)
 	$(BIN)/python bench/compare_cribtables.py
 
 # Maker's documents (layout/drilling SVG, chain orders, wiring, BOM, assembly, power) from hardware/board.json.
-hardware: $(STAMP)
+hardware: $(TOOLS_STAMP)
 	$(BIN)/python hardware/tools/generate.py --board hardware/board.json --out out/hardware
 
 # The firmware on the MicroPython unix port, the board drawn in the terminal (tools/sim.py, hal/sim.py).
 # make sim ARGS="--script sim/demo.script"   (ARGS="--help" lists the options)
-sim: $(STAMP)
+sim: $(SIM_STAMP)
 	$(BIN)/python tools/sim.py $(ARGS)
 
 # Compile with mpy-cross and copy what changed to a Pico with mpremote (tools/deploy.py).
 # make deploy PORT=/dev/ttyACM0   ARGS="--dry-run" lists what would be copied
 PORT ?= auto
-deploy: $(STAMP)
+deploy: $(TOOLS_STAMP)
 	$(BIN)/python tools/deploy.py --port $(PORT) $(ARGS)
 
 clean:
