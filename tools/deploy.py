@@ -6,8 +6,10 @@
 # (build/deploy/<march>/manifest.json): --dry-run uses them when it does not ask the board.
 # main.py is copied as source (the board runs it at boot), board.json beside it with its cache (the
 # Board checked here: the board boots without loading its validator, see board/boarddef.py);
-# micropython-lib's ssd1306 driver is installed with mip when the board lacks it. The journal and
-# settings in /data are never touched.
+# the SSD1306 display driver goes to lib/ssd1306.mpy when the board lacks it, compiled from the copy
+# the laptop tools installed (requirements.txt: no network needed). The journal and settings in /data
+# are never touched. With no board attached it says so, and how to put MicroPython on a new Pico
+# (docs/pico.md), before anything else.
 #
 # The modules go one of two ways (docs/memory.md). A board whose MicroPython has a ROM partition
 # (vfs.rom_ioctl(1) > 0 and room for the image) gets them as one ROMFS image (`mpremote romfs
@@ -16,8 +18,10 @@
 # ROM partition) gets the .mpy files on littlefs, loaded into the heap at boot. A MicroPython built with
 # the modules frozen in (firmware/manifest.py) gets only main.py and the board files.
 #   tools/deploy.py [--port auto|DEVICE|id:SERIAL] [--dry-run] [--march armv6m|armv7emsp]
-#                   [--code auto|rom|frozen|ram] [--full] [--no-mip] [--no-reset] [--ask-device]
+#                   [--code auto|rom|frozen|ram] [--full] [--no-driver] [--no-reset] [--ask-device]
+import glob
 import hashlib
+import importlib.util
 import json
 import os
 import subprocess
@@ -32,6 +36,10 @@ OWNED_DIRS = ("board", "cribbage", "hal")  # folders on the board that are all o
 OWNED_FILES = ("main.py", "start.mpy", "board.json", "board.cache")
 ROMFS = "@romfs"  # the manifest's entry for the ROM image last sent (no file on the board has this name)
 DRIVER = "lib/ssd1306.mpy"
+DRIVER_PACKAGE = "ssd1306py"  # PyPI micropython-ssd1306py (requirements.txt): MicroPython's SSD1306 driver
+RASPBERRY_PI_VID = 0x2E8A  # every Pico running MicroPython shows this USB vendor id
+BOOTSEL_PIDS = (0x0003, 0x000F)  # an RP2040 / RP2350 in BOOTSEL mode: a USB drive, no MicroPython yet
+FIRST_FLASH = "docs/pico.md"
 
 # Run on the board: print a JSON object {path: sha256 hex} of the files this deploy owns.
 DEVICE_HASHES = """
@@ -139,6 +147,78 @@ def board_march(port):
     return build.MARCH_OF_ARCH[arch]
 
 
+def driver_source():
+    """The SSD1306 driver's source as the laptop tools installed it, or None. Found, not imported:
+    the package's __init__ imports `machine`, which CPython has not."""
+    spec = importlib.util.find_spec(DRIVER_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    path = os.path.join(list(spec.submodule_search_locations)[0], "ssd1306.py")
+    return path if os.path.exists(path) else None
+
+
+def driver_file(dest):
+    """lib/ssd1306.mpy compiled into dest from driver_source(), or None when it is not installed."""
+    src = driver_source()
+    if src is None:
+        return None
+    out = os.path.join(dest, "lib", "ssd1306.mpy")
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    if not os.path.exists(out) or os.path.getmtime(out) < os.path.getmtime(src):
+        subprocess.run([build.mpy_cross(), "-s", "ssd1306.py", src, "-o", out], check=True)
+    return out
+
+
+def bootsel_drives():
+    """Picos waiting in BOOTSEL mode (no MicroPython yet): their USB drives, or their sysfs entries."""
+    found = []
+    for pattern in ("/media/*/RPI-RP2", "/media/*/RP2350", "/run/media/*/RPI-RP2", "/run/media/*/RP2350",
+                    "/media/RPI-RP2", "/media/RP2350", "/Volumes/RPI-RP2", "/Volumes/RP2350"):
+        found += glob.glob(pattern)
+    if found:
+        return found
+    # Not mounted (yet, or no automounter): Linux still lists the USB device.
+    for vid in glob.glob("/sys/bus/usb/devices/*/idVendor"):
+        try:
+            with open(vid) as f, open(vid[: -len("idVendor")] + "idProduct") as g:
+                if int(f.read(), 16) == RASPBERRY_PI_VID and int(g.read(), 16) in BOOTSEL_PIDS:
+                    found.append(os.path.dirname(vid))
+        except (OSError, ValueError):
+            pass
+    return found
+
+
+def pico_ports():
+    """Serial ports of Picos running MicroPython (Raspberry Pi's USB vendor id)."""
+    import serial.tools.list_ports
+
+    return sorted(p.device for p in serial.tools.list_ports.comports() if p.vid == RASPBERRY_PI_VID)
+
+
+def no_board_message(port):
+    if bootsel_drives():
+        return ("a Pico is in BOOTSEL mode (a USB drive, no MicroPython on it yet): copy the RPI_PICO "
+                "MicroPython .uf2 onto it first, see %s" % FIRST_FLASH)
+    if port != "auto":
+        return "no board at %s: is it plugged in? (a new Pico needs MicroPython first: %s)" % (
+            port, FIRST_FLASH)
+    return ("no board attached: plug the Pico in over USB. A new Pico needs MicroPython first (hold "
+            "BOOTSEL while plugging it in, copy the RPI_PICO .uf2 onto the drive): %s" % FIRST_FLASH)
+
+
+def find_board(port):
+    """The port to give mpremote, or None when no board is attached (said by no_board_message)."""
+    if port == "auto":
+        found = pico_ports()
+        if len(found) > 1:
+            raise SystemExit("%d Picos attached (%s): choose one with make deploy PORT=..." % (
+                len(found), ", ".join(found)))
+        return found[0] if found else None
+    if port.startswith("/dev/") and not os.path.exists(port):
+        return None
+    return port
+
+
 def local_files(march):
     """-> (build folder, {board path: local file}) of everything for the board's littlefs when the
     modules go there too (--code ram)."""
@@ -167,7 +247,7 @@ def device_rom(port, image_size):
 
 
 def parse(argv):
-    o = {"port": "auto", "dry_run": False, "march": None, "full": False, "mip": True, "reset": True,
+    o = {"port": "auto", "dry_run": False, "march": None, "full": False, "driver": True, "reset": True,
          "ask_device": False, "manifest": None, "code": "auto"}
     i = 0
     while i < len(argv):
@@ -179,8 +259,8 @@ def parse(argv):
             o["dry_run"] = True
         elif a == "--full":
             o["full"] = True
-        elif a == "--no-mip":
-            o["mip"] = False
+        elif a in ("--no-driver", "--no-mip"):
+            o["driver"] = False
         elif a == "--no-reset":
             o["reset"] = False
         elif a == "--ask-device":
@@ -196,6 +276,15 @@ def parse(argv):
 def main(argv):
     o = parse(argv)
     ask = o["ask_device"] or not o["dry_run"]
+    board = find_board(o["port"])
+    if board is None and ask:
+        raise SystemExit(no_board_message(o["port"]))
+    if board is not None:
+        o["port"] = board
+    if not ask:
+        # A dry run asks no board: say whether one is there at all (on stderr: stdout is the plan).
+        print("dry run: %s" % ("the board at %s is not asked (--ask-device asks it)" % board
+                               if board is not None else no_board_message(o["port"])), file=sys.stderr)
     march = o["march"] or (board_march(o["port"]) if ask else "armv6m")
     dest, files = local_files(march)
     manifest = o["manifest"] or os.path.join(dest, "manifest.json")
@@ -232,24 +321,29 @@ def main(argv):
         rom_hash = None
     copy, delete = plan(local, device)
     send_rom = code == "rom" and rom_hash != image_hash
-    need_driver = o["mip"] and DRIVER not in device
+    need_driver = o["driver"] and DRIVER not in device
+    driver = driver_file(dest) if need_driver else None
+    if need_driver and driver is None:
+        print("the SSD1306 driver is not installed on this laptop (pip install -r requirements.txt): "
+              "the board will run without its display")
+    if driver is not None:
+        files[DRIVER] = driver
+        copy.append(DRIVER)
     if code == "rom":
         where = "modules in ROM (a %d KB image, %s)" % (size // 1024, "to send" if send_rom else "unchanged")
     elif code == "frozen":
         where = "modules frozen in the board's MicroPython"
     else:
         where = "modules on littlefs"
-    driver = ", ssd1306 to install" if need_driver else ""
+    among = ", the ssd1306 driver among them" if driver else ""
     print("deploy for %s, %s, compared with %s: %d of %d files to copy, %d to delete%s" % (
-        march, where, source, len(copy), len(local), len(delete), driver))
+        march, where, source, len(copy), len(files), len(delete), among))
     for p in copy:
         print("  copy   %s" % p)
     for p in delete:
         print("  delete %s" % p)
     if o["dry_run"]:
         return 0
-    if need_driver and mpremote(o["port"], "mip", "install", "ssd1306"):
-        raise SystemExit("mpremote mip install ssd1306 failed (is the board online?)")
     if send_rom and mpremote(o["port"], "romfs", "deploy", image):
         raise SystemExit("mpremote romfs deploy failed: run make deploy again")
     if copy or delete:
@@ -265,6 +359,10 @@ def main(argv):
             raise SystemExit("mpremote failed while copying: run make deploy again (it resumes)")
     if code == "rom":
         local[ROMFS] = image_hash
+    if driver is not None:
+        local[DRIVER] = sha256(driver)
+    elif DRIVER in device:
+        local[DRIVER] = device[DRIVER]  # so the next dry run knows the board has it
     with open(manifest, "w") as f:
         json.dump(local, f, indent=1, sort_keys=True)
     if o["reset"]:

@@ -284,9 +284,9 @@ class Hal:
 
 def _oled(d, log):
     try:
-        import ssd1306  # pyright: ignore[reportMissingImports] (micropython-lib, installed by `make deploy`)
+        import ssd1306  # pyright: ignore[reportMissingImports] (lib/ssd1306.mpy, copied by `make deploy`)
     except ImportError:
-        log("no ssd1306 driver: run make deploy (mpremote mip install ssd1306)")
+        log("no ssd1306 driver: run make deploy (it copies lib/ssd1306.mpy)")
         return None
     Pin = machine.Pin
     i2c = machine.I2C(d["i2c"], sda=Pin(d["sda"]), scl=Pin(d["scl"]), freq=d["freq"])

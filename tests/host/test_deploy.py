@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
@@ -54,8 +56,9 @@ def test_dry_run_lists_everything_first_then_only_what_changed(tmp_path):
     manifest = tmp_path / "manifest.json"
     out = run_dry(manifest)
     _, files = deploy.local_files("armv6m")
-    assert "%d of %d files to copy" % (len(files), len(files)) in out
-    assert "  copy   main.py" in out and "  copy   board.json" in out and "ssd1306 to install" in out
+    # Everything, and the display driver compiled from the laptop tools' copy (no mip, no network).
+    assert "%d of %d files to copy" % (len(files) + 1, len(files) + 1) in out
+    assert "  copy   main.py" in out and "  copy   board.json" in out and "  copy   lib/ssd1306.mpy" in out
     # As if the last deploy sent everything, then one module and the board file changed since.
     sent = {p: deploy.sha256(f) for p, f in files.items()}
     sent["cribbage/play.mpy"] = "0" * 64
@@ -120,7 +123,9 @@ def test_a_board_with_a_rom_partition_gets_one_image_and_no_mpy_on_littlefs(tmp_
     # The last deploy put the modules on littlefs; this one (the board now has a ROM partition) sends
     # the image and deletes those copies, which would otherwise shadow it.
     manifest = tmp_path / "manifest.json"
-    manifest.write_text(json.dumps({p: deploy.sha256(f) for p, f in files.items()}))
+    sent = {p: deploy.sha256(f) for p, f in files.items()}
+    sent[deploy.DRIVER] = "3" * 64  # the driver went too, and stays
+    manifest.write_text(json.dumps(sent))
     cmd = [sys.executable, os.path.join(ROOT, "tools", "deploy.py"), "--dry-run", "--march", "armv6m",
            "--manifest", str(manifest), "--code", "rom"]
     r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
@@ -150,3 +155,90 @@ def test_the_frozen_build_manifest_lists_every_board_module_and_no_sim_one():
         exec(f.read(), api)
     assert sorted(frozen) == sorted(build.sources(exclude=build.SIM_ONLY))  # what `make deploy` compiles
     assert calls["require"] == "ssd1306" and calls["include"] == "$(PORT_DIR)/boards/manifest.py"
+
+
+def _no_mpremote(*args, **kw):
+    raise AssertionError("mpremote was called with no board attached: %r" % (args,))
+
+
+def test_no_board_attached_says_so_and_how_to_flash_a_new_pico(monkeypatch):
+    # `make deploy` with no board said `mpremote: no device found`; nothing said MicroPython must be
+    # on the Pico first.
+    monkeypatch.setattr(deploy, "pico_ports", lambda: [])
+    monkeypatch.setattr(deploy, "bootsel_drives", lambda: [])
+    monkeypatch.setattr(deploy, "mpremote", _no_mpremote)
+    with pytest.raises(SystemExit) as e:
+        deploy.main([])
+    said = str(e.value)
+    assert "no board attached" in said and "BOOTSEL" in said and "docs/pico.md" in said
+    with pytest.raises(SystemExit) as e:
+        deploy.main(["--port", "/dev/ttyACM97"])
+    assert "no board at /dev/ttyACM97" in str(e.value)
+    monkeypatch.setattr(deploy, "bootsel_drives", lambda: ["/media/ann/RPI-RP2"])
+    with pytest.raises(SystemExit) as e:
+        deploy.main([])
+    assert "BOOTSEL mode" in str(e.value) and ".uf2" in str(e.value)
+    assert os.path.exists(os.path.join(ROOT, "docs", "pico.md"))
+
+
+def test_a_dry_run_says_no_board_is_there(tmp_path):
+    cmd = [sys.executable, os.path.join(ROOT, "tools", "deploy.py"), "--dry-run", "--march", "armv6m",
+           "--manifest", str(tmp_path / "manifest.json")]
+    r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    if not deploy.pico_ports():  # (a developer's machine may have a Pico plugged in)
+        assert "dry run: no board attached" in r.stderr, r.stderr
+
+
+def test_deploy_copies_the_driver_and_never_uses_mip(monkeypatch, tmp_path):
+    calls = []
+
+    def fake(port, *args, capture=False):
+        calls.append(args)
+        if not capture:
+            return 0
+        script = args[1]
+        if "_mpy" in script:
+            return "4\n"  # armv6m
+        if "rom_ioctl" in script:
+            return json.dumps({"size": 0, "hash": None, "frozen": False}) + "\n"
+        return "{}\n"  # a board with none of our files
+
+    monkeypatch.setattr(deploy, "find_board", lambda port: "/dev/ttyACM0")
+    monkeypatch.setattr(deploy, "mpremote", fake)
+    assert deploy.main(["--manifest", str(tmp_path / "m.json"), "--no-reset"]) == 0
+    flat = [a for c in calls for a in c]
+    assert "mip" not in flat
+    assert ":lib/ssd1306.mpy" in flat
+    src = flat[flat.index(":lib/ssd1306.mpy") - 1]
+    with open(src, "rb") as f:
+        assert f.read(2) == b"M\x06"  # compiled by mpy-cross for the board
+    assert json.loads((tmp_path / "m.json").read_text())[deploy.DRIVER] == deploy.sha256(src)
+
+
+def test_the_driver_deploy_ships_draws_text_on_micropython(tmp_path):
+    # The driver compiled as deploy compiles it, run on the unix port against a fake I2C bus: the
+    # calls the Pico HAL makes (SSD1306_I2C(w, h, i2c, addr=), text, fill, show) reach the bus.
+    assert deploy.driver_source() is not None, "pip install -r requirements.txt (micropython-ssd1306py)"
+    lib = deploy.driver_file(str(tmp_path))
+    script = tmp_path / "t.py"
+    script.write_text(
+        "import sys\nsys.path.insert(0, %r)\n" % os.path.dirname(lib)
+        + "class Bus:\n"
+        "    def __init__(self): self.writes = []\n"
+        "    def writeto(self, addr, buf): self.writes.append((addr, bytes(buf)))\n"
+        "import ssd1306\n"
+        "bus = Bus()\n"
+        "d = ssd1306.SSD1306_I2C(128, 64, bus, addr=60)\n"
+        "n = len(bus.writes)\n"
+        "d.fill(0)\nd.text('P1', 0, 0, 1)\nd.show()\n"
+        "frame = bus.writes[-1][1]\n"
+        "print(n, len(frame), frame[0], sum(1 for b in frame[1:] if b), set(a for a, _ in bus.writes))\n"
+    )
+    r = subprocess.run([os.path.join(build.BIN, "micropython"), str(script)], capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 0, r.stdout + r.stderr
+    inits, size, lead, lit, addrs = r.stdout.split(None, 4)
+    assert int(inits) > 20  # the display set up, command by command
+    assert int(size) == 1 + 128 * 64 // 8 and int(lead) == 0x40  # one data transfer of the frame
+    assert int(lit) > 4 and addrs.strip() == "{60}"  # 'P1' drawn, all to the display's address
