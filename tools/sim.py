@@ -13,6 +13,10 @@
 # growth measured for this firmware (the same modules loaded and an App built and stepped on the
 # 32-bit WebAssembly port and on this one: 117.7 KB vs 167.2 KB = 1.42); the unix heap is the Pico
 # heap times it. A run that fits is evidence, not proof, that a Pico with that heap runs it.
+#
+# One flash is one board: the launcher locks <data>/.lock (flock, kept across execv by the sim) and
+# refuses a second sim on it. A --script without --data plays on a fresh flash of its own.
+import fcntl
 import os
 import sys
 
@@ -38,6 +42,11 @@ GC_TABLES = 290816 / 287360
 # unix heap on top, so the firmware keeps the Pico's share (a --headless run gets none).
 DRAWING_HEAP = 96 * 1024
 DEST = os.path.join(build.ROOT, "build", "sim")
+# A --script run without --data plays on a flash of its own here, made fresh each run: the README's
+# demo must never replay over (or append to) the game a user played by hand in sim-data/.
+SCRIPT_DATA = os.path.join(build.ROOT, "build", "sim-scripts")
+DEFAULT_DATA = "sim-data"  # the sim's own default (hal/sim.py), relative to where it runs
+LOCK = ".lock"
 
 
 def parse_size(text):
@@ -74,9 +83,50 @@ def _options(argv):
     return found["heap"], found["code"], rest
 
 
+def _value(rest, name):
+    for i in range(len(rest) - 1):
+        if rest[i] == name:
+            return rest[i + 1]
+    return None
+
+
+def own_flash(rest):
+    """The sim's options with a flash of its own for a script not told where (--data): one folder a
+    script, erased first (--fresh), so a demo is the same each time and leaves sim-data/ alone."""
+    script = _value(rest, "--script")
+    if script is None or _value(rest, "--data") is not None:
+        return rest
+    name = os.path.splitext(os.path.basename(script))[0] or "script"
+    extra = ["--data", os.path.join(SCRIPT_DATA, name)]
+    if "--fresh" not in rest:
+        extra.append("--fresh")
+    return rest + extra
+
+
+def lock_flash(data):
+    """Hold <data>/.lock for as long as this process (and the sim it becomes) runs: a second sim on
+    the same flash is refused instead of both writing it. -> the lock's file descriptor."""
+    os.makedirs(data, exist_ok=True)
+    path = os.path.join(data, LOCK)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        holder = os.read(fd, 32).decode("ascii", "replace").strip() or "?"
+        os.close(fd)
+        image = os.path.join(data, "flash.img")
+        raise SystemExit("sim: another simulator (pid %s) is running on %s: quit it first (Ctrl-C), or "
+                         "give this one a flash of its own with --data DIR" % (holder, image))
+    os.ftruncate(fd, 0)
+    os.write(fd, b"%d\n" % os.getpid())  # execv keeps the pid: it is the sim's
+    os.set_inheritable(fd, True)  # held across execv, released when the sim exits however it ends
+    return fd
+
+
 def command(argv):
     """-> (argv of the micropython process, Pico heap bytes, unix heap bytes)."""
     heap, code, rest = _options(argv)
+    rest = own_flash(rest)
     pico = parse_size(heap)
     unix = int(pico * HEAP_RATIO)
     extra = 0 if "--headless" in rest else DRAWING_HEAP
@@ -106,6 +156,7 @@ def command(argv):
 
 def main(argv):
     cmd, pico, unix = command(argv)
+    lock_flash(_value(cmd, "--data") or DEFAULT_DATA)
     extra = " + %d KB for drawing" % (DRAWING_HEAP // 1024) if "--headless" not in argv else ""
     code = _options(argv)[1]
     where = "code in ROM (the image outside that heap)" if code == "rom" else "code in RAM"
