@@ -21,15 +21,15 @@ from published_cribtables import (  # noqa: E402
     SCHELL_PONE,
 )
 
-from cribbage import cribtables  # noqa: E402
-from cribbage.advice import table_entry  # noqa: E402
+from cribbage.advice import crib_entry  # noqa: E402
 
 RANKS = "A23456789TJQK"
 
 
 def ours(name):
-    table = getattr(cribtables, name)
-    return [[table_entry(table, a * 13 + b) / 100 for b in range(13)] for a in range(13)]
+    """SIX_DEALER or SIX_PONE as 13 rows of 13 points."""
+    dealer = name == "SIX_DEALER"
+    return [[crib_entry("six", dealer, a * 13 + b) / 100 for b in range(13)] for a in range(13)]
 
 
 def differences(mine, theirs):

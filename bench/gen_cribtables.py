@@ -11,17 +11,23 @@ The method (docs/advice.md says it in words, with the comparison to the publishe
    exact expected hand over the starters he cannot see, plus the crib table's value of the cards
    he throws if the crib is his side's, minus it if not. Round 0 uses no crib table (the hand
    alone); each round rebuilds the tables from the discards the last round's players made. The
-   deals are a fixed-seed sample of N hands per form (the only randomness), split in 4 batches:
-   the spread of the 4 batch tables gives the standard error printed with each table.
-3. The crib of a discard. For two cards a, b: the mean of CRIB4(a, b, x, y) over the opponent's
-   discards x, y as the model throws them (drawn from a full deal, suits made symmetric, those
-   holding a or b left out). For one card (three- and four-handed): the same over the two or
-   three other throws, each from its seat's model (a deck card for the third in three-handed).
-   A table entry is the mean over the suits of its ranks.
+   deals are a fixed-seed sample of N hands per form, the same every round (the only randomness);
+   each entry's standard error is its deals' spread over the square root of their number.
+3. The crib of a discard. Two cards X thrown from a deal: the mean crib over the opponent's throws
+   p (as the model throws them from a full deal, suits made symmetric, none holding a card of the
+   thrower's six) and over the starters outside the thrower's six and p. A table entry is the mean
+   of that over the sampled deals whose thrower, by the model, threw those ranks: so it carries
+   what throwing them says about the rest of the hand (Hessel's "dynamic" averages; a pone throws
+   7-8 only when his other four do not go with it, and then the deck does). Rank pairs thrown in
+   fewer than MIN_DEALS sampled deals keep the static value: the mean over every card pair of
+   those ranks, the rest of the hand unknown. For one card (three- and four-handed) the static
+   value only, over the other seats' throws (each seat by its own model; in three-handed the
+   deck's card), which no published table gives to compare with.
+4. Half steps from round 2 on: a thrower's choice flips where two options tie, so full steps
+   ring; each round keeps the mean of the old and the new table.
 
-What it leaves out, as the published tables do: the rest of the thrower's hand (the 4 kept cards
-also shape what the crib can be: Hessel measured this at a few hundredths on average), and the
-pegging. The starter is uniform over the 48 cards outside the crib.
+What it leaves out, as the published tables do: the pegging, and the opponent's kept cards (the
+starter is uniform over the cards outside the thrower's six and the opponent's throw).
 """
 
 import itertools
@@ -38,10 +44,10 @@ from reference_scorer import fifteens, pairs, run_points  # noqa: E402
 
 OUT = os.path.join(HERE, "..", "firmware", "cribbage", "cribtables.py")
 SEED = 14
-HANDS = 100_000  # sampled deals per form and round: the batch spread puts the error near 0.01
+HANDS = 100_000  # sampled deals per form: the rarest throws still get MIN_DEALS or fall back
 ROUNDS = 12  # at most; a round that changes no entry by SETTLED or more is the last
-SETTLED = 0.005
-BATCHES = 4
+SETTLED = 0.01
+MIN_DEALS = 40  # a rank pair thrown in fewer sampled deals keeps its static value (see the docs)
 JACK = 10
 
 
@@ -124,12 +130,13 @@ def _splits(n, throw):
 
 
 def choose_throws(deals, throw, hand_mean, table, sign):
-    """The cards each deal (N, n sorted) throws: best exact hand + sign * table[thrown ranks]."""
+    """(thrown, kept) cards of each deal (N, n sorted): best exact hand + sign * table[thrown ranks]."""
     n = deals.shape[1]
     kept_n = n - throw
     unseen_total = 52 - kept_n  # the hand_mean is over these starters
     best = np.full(len(deals), -1e9)
     choice = np.zeros((len(deals), throw), dtype=np.int64)
+    held = np.zeros((len(deals), kept_n), dtype=np.int64)
     for kept, thrown in _splits(n, throw):
         keep = deals[:, kept]
         total = hand_mean[colex(keep)] * unseen_total
@@ -144,7 +151,8 @@ def choose_throws(deals, throw, hand_mean, table, sign):
         better = value > best
         best = np.where(better, value, best)
         choice[better] = deals[better][:, thrown]
-    return choice
+        held[better] = keep[better]
+    return choice, held
 
 
 def deal(rng, hands, n):
@@ -178,30 +186,124 @@ def _sorted4(a, b):
     return np.sort(np.concatenate([a, b], axis=-1), axis=-1)
 
 
-def two_card_table(crib4, weights):
-    """13x13 mean crib of two thrown ranks against an opponent throwing by `weights`."""
-    mine = PAIRS  # (P, 2)
-    theirs = PAIRS
-    value = np.zeros(len(mine))
-    for lo in range(0, len(mine), 128):
-        m = mine[lo : lo + 128]
-        clash = (m[:, None, :, None] == theirs[None, :, None, :]).any(axis=(2, 3))
+PAIR_ROW = np.zeros((52, 52), dtype=np.int64)
+PAIR_ROW[PAIRS[:, 0], PAIRS[:, 1]] = np.arange(len(PAIRS))
+PAIR_ROW[PAIRS[:, 1], PAIRS[:, 0]] = np.arange(len(PAIRS))
+
+
+def crib_matrix(crib4):
+    """M[i, j]: mean crib over its 48 starters of pair row i thrown with pair row j (0 where they clash)."""
+    out = np.zeros((len(PAIRS), len(PAIRS)))
+    for lo in range(0, len(PAIRS), 128):
+        m = PAIRS[lo : lo + 128]
+        clash = (m[:, None, :, None] == PAIRS[None, :, None, :]).any(axis=(2, 3))
         four = _sorted4(
-            np.broadcast_to(m[:, None, :], (len(m), len(theirs), 2)),
-            np.broadcast_to(theirs[None, :, :], (len(m), len(theirs), 2)),
+            np.broadcast_to(m[:, None, :], (len(m), len(PAIRS), 2)),
+            np.broadcast_to(PAIRS[None, :, :], (len(m), len(PAIRS), 2)),
         )
         four = np.where(clash[..., None], np.array([0, 1, 2, 3]), four)
-        cribs = crib4[colex(four.reshape(-1, 4))].reshape(len(m), len(theirs))
-        w = np.where(clash, 0.0, weights[PAIR_INDEX][None, :])
-        value[lo : lo + 128] = (cribs * w).sum(axis=1) / w.sum(axis=1)
+        cribs = crib4[colex(four.reshape(-1, 4))].reshape(len(m), len(PAIRS))
+        out[lo : lo + 128] = np.where(clash, 0.0, cribs)
+    return out
+
+
+def _by_ranks(value, rows):
+    """13x13 mean of per-row values over the card pairs of each rank pair (rows: PAIRS rows)."""
     table = np.zeros((13, 13))
     count = np.zeros((13, 13))
-    ra, rb = mine[:, 0] >> 2, mine[:, 1] >> 2
+    ra, rb = PAIRS[rows, 0] >> 2, PAIRS[rows, 1] >> 2
     np.add.at(table, (ra, rb), value)
     np.add.at(count, (ra, rb), 1)
     table = table + table.T - np.diag(np.diag(table))
     count = count + count.T - np.diag(np.diag(count))
-    return table / count
+    return table / np.maximum(count, 1), count
+
+
+def static_table(matrix, weights):
+    """13x13 mean crib of two thrown ranks, whatever else the thrower held, against `weights`."""
+    w = weights[PAIR_INDEX][None, :] * (matrix > 0)
+    value = (matrix * w).sum(axis=1) / w.sum(axis=1)
+    return _by_ranks(value, np.arange(len(PAIRS)))[0]
+
+
+def starter_classes():
+    """(class of each (pair row, card) for the card as starter, representatives (pair row, card)).
+
+    The crib of a thrown pair X and an opponent's pair p with starter k depends on the suits only
+    through which of them are equal, so (ranks, suit pattern) classes stand for all of them.
+    """
+    a, b = PAIRS[:, 0][:, None], PAIRS[:, 1][:, None]
+    k = np.arange(52)[None, :]
+    sa, sb, sk = a & 3, b & 3, k & 3
+    sb_ = np.where(sb == sa, 0, 1)
+    sk_ = np.where(sk == sa, 0, np.where(sk == sb, sb_, np.where(sb_ == 0, 1, 2)))
+    key = (((a >> 2) * 13 + (b >> 2)) * 2 + sb_) * 39 + (k >> 2) * 3 + sk_
+    inside = (k == a) | (k == b)
+    key = np.where(inside, -1, key)
+    keys, classes = np.unique(key, return_inverse=True)
+    classes = classes.reshape(key.shape)
+    first = keys[0] == -1
+    reps = []
+    for kk in keys[1:] if first else keys:
+        pair, kpart = divmod(int(kk), 39)
+        ranks, s1 = divmod(pair, 2)
+        rk, s2 = divmod(kpart, 3)
+        ra, rb = divmod(ranks, 13)
+        reps.append((ra * 4, rb * 4 + s1, rk * 4 + s2))
+    classes = classes - 1 if first else classes
+    return np.where(inside, -1, classes), np.array(reps, dtype=np.int64)
+
+
+def starter_scores(reps):
+    """(scores, valid): crib of each representative pair + every pair row p, its card the starter."""
+    scores = np.zeros((len(reps), len(PAIRS)), dtype=np.int8)
+    valid = np.zeros((len(reps), len(PAIRS)), dtype=bool)
+    for lo in range(0, len(reps), 256):
+        r = reps[lo : lo + 256]
+        ok = ~(PAIRS[None, :, :, None] == r[:, None, None, :]).any(axis=(2, 3))
+        four = _sorted4(
+            np.broadcast_to(r[:, None, :2], (len(r), len(PAIRS), 2)),
+            np.broadcast_to(PAIRS[None, :, :], (len(r), len(PAIRS), 2)),
+        ).reshape(-1, 4)
+        starter = np.broadcast_to(r[:, None, 2], (len(r), len(PAIRS))).reshape(-1)
+        points = show_points(four, starter, True).reshape(len(r), len(PAIRS))
+        scores[lo : lo + 256] = np.where(ok, points, 0)
+        valid[lo : lo + 256] = ok
+    return scores, valid
+
+
+class Cribs:
+    """What the two-card tables need, computed once: the crib matrix and the starter corrections."""
+
+    def __init__(self, crib4):
+        self.matrix = crib_matrix(crib4)
+        self.classes, reps = starter_classes()
+        self.scores, self.valid = starter_scores(reps)
+
+    def dynamic_table(self, deals, throws, kept, weights, static):
+        """13x13 mean crib of each thrown rank pair over the deals that threw it (the rest of the
+        hand out of the opponent's cards and the starters), with its standard error and count.
+        Rank pairs thrown in fewer than MIN_DEALS deals keep the static value."""
+        w_rows = weights[PAIR_INDEX]
+        w_class = (self.scores * w_rows).sum(axis=1) / (self.valid * w_rows).sum(axis=1)
+        by_starter = np.where(self.classes >= 0, w_class[np.maximum(self.classes, 0)], 0.0)
+        values = np.zeros(len(deals))
+        rows = PAIR_ROW[throws[:, 0], throws[:, 1]]
+        for lo in range(0, len(deals), 2000):
+            d = deals[lo : lo + 2000]
+            held = np.zeros((len(d), 52), dtype=bool)
+            held[np.arange(len(d))[:, None], d] = True
+            w = (~held[:, PAIRS[:, 0]] & ~held[:, PAIRS[:, 1]]) * w_rows[None, :]
+            r = rows[lo : lo + 2000]
+            mean = (w * self.matrix[r]).sum(axis=1) / w.sum(axis=1)
+            k = kept[lo : lo + 2000]
+            correction = by_starter[r[:, None], k].sum(axis=1)
+            values[lo : lo + 2000] = (48 * mean - correction) / (48 - k.shape[1])
+        table, count = _by_ranks(values, rows)
+        squares, _ = _by_ranks(values**2, rows)
+        error = np.sqrt(np.maximum(squares - table**2, 0) / np.maximum(count, 1))
+        few = count < MIN_DEALS
+        return np.where(few, static, table), np.where(few, 0, error), count
 
 
 def one_card_table(crib4, seats):
@@ -223,25 +325,29 @@ def one_card_table(crib4, seats):
 # ---- the forms -----------------------------------------------------------------------------------
 
 
-def two_card_form(rng, hands, dealt, hand_mean, crib4, log):
-    """(dealer table, pone table, their standard errors) for a form where both throw two cards."""
+def two_card_form(rng, hands, dealt, hand_mean, cribs, log):
+    """(dealer table, pone table, their largest standard errors, fewest deals behind an entry)."""
     dealer = np.zeros((13, 13))
     pone = np.zeros((13, 13))
     deals = deal(rng, hands, dealt)  # the same deals every round, so a change is the model's own
-    batches = np.array_split(np.arange(hands), BATCHES)
     for round_ in range(ROUNDS):
-        dealer_throws = choose_throws(deals, 2, hand_mean, dealer, +1)
-        pone_throws = choose_throws(deals, 2, hand_mean, pone, -1)
-        new_dealer = two_card_table(crib4, throw_weights(pone_throws))
-        new_pone = two_card_table(crib4, throw_weights(dealer_throws))
+        dealer_throws, dealer_kept = choose_throws(deals, 2, hand_mean, dealer, +1)
+        pone_throws, pone_kept = choose_throws(deals, 2, hand_mean, pone, -1)
+        by_pone, by_dealer = throw_weights(pone_throws), throw_weights(dealer_throws)
+        new_dealer, err_d, n_d = cribs.dynamic_table(
+            deals, dealer_throws, dealer_kept, by_pone, static_table(cribs.matrix, by_pone)
+        )
+        new_pone, err_p, n_p = cribs.dynamic_table(
+            deals, pone_throws, pone_kept, by_dealer, static_table(cribs.matrix, by_dealer)
+        )
+        if round_ >= 2:  # half steps: a thrower's choice flips at a table value, so full steps ring
+            new_dealer, new_pone = (new_dealer + dealer) / 2, (new_pone + pone) / 2
         change = max(abs(new_dealer - dealer).max(), abs(new_pone - pone).max())
         log("  round %d: largest change %.3f" % (round_, change))
         dealer, pone = new_dealer, new_pone
         if change < SETTLED:
             break
-    spread_d = np.std([two_card_table(crib4, throw_weights(pone_throws[b])) for b in batches], axis=0)
-    spread_p = np.std([two_card_table(crib4, throw_weights(dealer_throws[b])) for b in batches], axis=0)
-    return dealer, pone, spread_d.max() / np.sqrt(BATCHES), spread_p.max() / np.sqrt(BATCHES)
+    return dealer, pone, err_d.max(), err_p.max(), int(min(n_d.min(), n_p.min()))
 
 
 def one_card_form(rng, hands, hand_mean, crib4, dealer_side, pone_side, log):
@@ -253,14 +359,16 @@ def one_card_form(rng, hands, hand_mean, crib4, dealer_side, pone_side, log):
     deals = deal(rng, hands, 5)
     for round_ in range(ROUNDS):
         w = {
-            "own": throw_weights(choose_throws(deals, 1, hand_mean, own, +1)),
-            "opp": throw_weights(choose_throws(deals, 1, hand_mean, opp, -1)),
+            "own": throw_weights(choose_throws(deals, 1, hand_mean, own, +1)[0]),
+            "opp": throw_weights(choose_throws(deals, 1, hand_mean, opp, -1)[0]),
             "deck": uniform,
         }
         new_own = one_card_table(crib4, [w[s] for s in dealer_side])
         new_opp = one_card_table(crib4, [w[s] for s in pone_side])
         change = max(abs(new_own - own).max(), abs(new_opp - opp).max())
         log("  round %d: largest change %.3f" % (round_, change))
+        if round_ >= 2:
+            new_own, new_opp = (new_own + own) / 2, (new_opp + opp) / 2
         own, opp = new_own, new_opp
         if change < SETTLED:
             break
@@ -273,12 +381,13 @@ def build(hands=HANDS, log=print):
     crib4 = mean_over_starters(4, True)
     hand4 = mean_over_starters(4, False)
     hand3 = mean_over_starters(3, False)
+    cribs = Cribs(crib4)
     log("show means: %.1f s" % (time.perf_counter() - t0))
     tables = {}
     log("six-card:")
-    tables["six"] = two_card_form(rng, hands, 6, hand4, crib4, log)
+    tables["six"] = two_card_form(rng, hands, 6, hand4, cribs, log)
     log("five-card:")
-    tables["five"] = two_card_form(rng, hands, 5, hand3, crib4, log)
+    tables["five"] = two_card_form(rng, hands, 5, hand3, cribs, log)
     log("three-handed:")
     tables["three"] = one_card_form(
         rng, hands, hand4, crib4, ("opp", "opp", "deck"), ("own", "opp", "deck"), log
@@ -324,17 +433,21 @@ def _bytes_literal(name, data, width=26):
 
 
 def render(tables):
+    """The module text: one bytes constant, the tables one after another in TABLES' order (one
+    interned name on the board instead of eight; firmware/cribbage/advice.py knows the offsets)."""
     parts = [
         "# Generated by bench/gen_cribtables.py (make crib-tables): do not edit. Expected crib of a discard.",
         "# Each entry: hundredths of a point, 2 bytes little-endian. Two-card tables are 13 x 13 (entry",
         "# rank * 13 + rank, both halves), one-card tables 13 entries; ranks A=0 .. K=12. docs/advice.md",
-        "# says how they were made and how they compare with the published tables.",
-        "",
+        "# says how they were made and how they compare with the published tables. In this order:",
     ]
+    data = bytearray()
     for name, form, i, what in TABLES:
-        parts.append("# " + what)
-        parts.append(_bytes_literal(name, hundredths(tables[form][i])))
-        parts.append("")
+        parts.append("#   %-13s at %4d: %s" % (name, len(data), what))
+        data += hundredths(tables[form][i])
+    parts.append("")
+    parts.append(_bytes_literal("TABLES", bytes(data)))
+    parts.append("")
     return "\n".join(parts)
 
 
@@ -345,8 +458,8 @@ def main(argv):
     tables = build(hands)
     for form in ("six", "five"):
         print(
-            "%s: standard error of an entry at most %.3f (dealer), %.3f (pone)"
-            % (form, tables[form][2], tables[form][3])
+            "%s: standard error of an entry at most %.3f (dealer), %.3f (pone); fewest deals %d"
+            % (form, tables[form][2], tables[form][3], tables[form][4])
         )
     text = render(tables)
     if "--check" in argv:

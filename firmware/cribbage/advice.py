@@ -1,6 +1,7 @@
 # Discard advice: every discard of a dealt hand ranked by exact expected hand, table crib and net.
-from cribbage import cribtables
+# Few names on purpose: each one is interned on the board, and the pool's edge is near (docs/memory.md).
 from cribbage.cards import JACK, format_card
+from cribbage.cribtables import TABLES
 from cribbage.errors import CardError, CribError
 from cribbage.show import show_total
 
@@ -11,12 +12,9 @@ except ImportError:  # CPython: const(x) is just x
 
 _MAX_OPTIONS = const(15)
 
-# Positions of the cards thrown by each option, then of the cards kept, per way of discarding:
-# two of six, two of five (the five-card game keeps three) and one of five (three- and four-handed).
-_SPLITS = {}
-
 
 def _splits(n, throw):
+    # positions of the cards thrown by each option, then of the cards kept
     thrown = bytearray()
     kept = bytearray()
     for i in range(n):
@@ -27,16 +25,17 @@ def _splits(n, throw):
     return bytes(thrown), bytes(kept)
 
 
-# form -> (cards dealt, cards thrown, own-crib table, other-crib table)
+# form -> (cards dealt, cards thrown, own-crib table's offset in TABLES, other-crib table's, splits);
+# the tables in TABLES' order (bench/gen_cribtables.py): six-card dealer, pone (169 entries each),
+# five-card dealer, pone (169), three-handed own, other (13), four-handed own side, other (13).
 _FORMS = {
-    "six": (6, 2, cribtables.SIX_DEALER, cribtables.SIX_PONE),
-    "six61": (6, 2, cribtables.SIX_DEALER, cribtables.SIX_PONE),
-    "five": (5, 2, cribtables.FIVE_DEALER, cribtables.FIVE_PONE),
-    "three": (5, 1, cribtables.THREE_DEALER, cribtables.THREE_PONE),
-    "four": (5, 1, cribtables.FOUR_DEALER, cribtables.FOUR_PONE),
+    "six": (6, 2, 0, 338, _splits(6, 2)),
+    "five": (5, 2, 676, 1014, _splits(5, 2)),
+    "three": (5, 1, 1352, 1378, _splits(5, 1)),
+    "four": (5, 1, 1404, 1430, None),
 }
-for _n, _t in ((6, 2), (5, 2), (5, 1)):
-    _SPLITS[_n * 4 + _t] = _splits(_n, _t)
+_FORMS["six61"] = _FORMS["six"]
+_FORMS["four"] = _FORMS["four"][:4] + _FORMS["three"][4:]
 
 # Pips by card, for the five-card game's three-card hands (show_total takes four).
 _PIP = bytes((c >> 2) + 1 if c >> 2 < 9 else 10 for c in range(52))
@@ -44,18 +43,31 @@ _PIP = bytes((c >> 2) + 1 if c >> 2 < 9 else 10 for c in range(52))
 _SEEN = bytearray(52)
 
 
-def _check_card(cards, i):
-    c = cards[i]
-    if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < 52:
-        raise CardError("bad card %r: not a card number 0..51" % (c,))
-    for j in range(i):
-        if cards[j] == c:
-            raise CardError("the same card twice: %s" % format_card(c))
+def _check(cards, form):
+    # the refusals, before anything changes (while loops: a for loop keeps its iterator in the frame)
+    if form not in _FORMS:
+        raise CribError("unknown game form %r: one of six six61 five three four" % (form,))
+    i = _FORMS[form][0]
+    if len(cards) != i:
+        i = (form, i, len(cards))
+        raise CribError("%s deals %d cards, not %d" % i)
+    while i:
+        i -= 1
+        c = cards[i]
+        if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < 52:
+            raise CardError("bad card %r: not a card number 0..51" % (c,))
+        j = i
+        while j:
+            j -= 1
+            if cards[j] == c:
+                raise CardError("the same card twice: " + format_card(c))
 
 
-def table_entry(table, i):
-    """Hundredths of a point at entry i of a crib table (2 bytes little-endian)."""
-    return table[2 * i] | table[2 * i + 1] << 8
+def crib_entry(form, dealer, i):
+    """Hundredths of a point: entry i of the form's crib table, own crib (dealer) or the other's.
+    Two-card tables: i = rank * 13 + rank (both halves); one-card tables: i = rank."""
+    i = 2 * i + _FORMS[form][2 if dealer else 3]
+    return TABLES[i] | TABLES[i + 1] << 8
 
 
 # ---- three-card hands (five-card game): allocation-free, frames within 11 words --------------------
@@ -137,9 +149,10 @@ class Advisor:
     """Ranks the discards of one dealt hand. Its buffers are made once: advising allocates nothing
     (and every function on the way keeps its frame within 11 words: docs/memory.md).
 
-    After advise(): `count` options, `order` their indices best first; for option i, `hand[i]` the
-    total of the kept hand over the `unseen` starters, `crib[i]` the table's crib in hundredths,
-    `net[i]` the sort key (hand * 100 +/- crib * unseen).
+    After advise(): `count` options, `order` their indices best first; for option i, `hand[i]`
+    the total of the kept cards over the 52 - n starters not dealt, `crib[i]` the table's crib in
+    hundredths, `net[i]` the sort key ((hand * 100 +/- crib * unseen) * 2048 + hand: ties go to
+    the better hand). shown(rank) reads an option out.
     """
 
     def __init__(self):
@@ -151,112 +164,70 @@ class Advisor:
         self.net = [0] * _MAX_OPTIONS
         self.n = 0
         self.throw = 0
-        self.keep = 0
         self.count = 0
-        self.unseen = 0
         self.dealer = True
         self.form = "six"
-        self.table = b""
-        self.thrown_at = b""
-        self.kept_at = b""
-
-    def check(self, cards, form):
-        """Copy the dealt cards in, or raise CribError naming what is wrong (nothing changes)."""
-        if form not in _FORMS:
-            raise CribError("unknown game form %r: one of %s" % (form, ", ".join(sorted(_FORMS))))
-        if len(cards) != _FORMS[form][0]:
-            raise CribError("%s deals %d cards, not %d" % (form, _FORMS[form][0], len(cards)))
-        for i in range(len(cards)):
-            _check_card(cards, i)
-        for i in range(len(cards)):
-            self.dealt[i] = cards[i]
 
     def advise(self, cards, form="six", dealer=True):
-        """Rank every discard of `cards` (card ints); returns the number of options."""
-        self.check(cards, form)
-        self.dealer = dealer
-        self._setup(form)
-        self._mark(1)
-        for o in range(self.count):
-            self._option(o)
-        self._mark(0)
-        self._sort()
-        return self.count
-
-    def _setup(self, form):
-        f = _FORMS[form]
+        """Rank every discard of `cards` (card ints); returns the number of options.
+        Bad cards or form: CribError naming what is wrong, and nothing changes."""
+        _check(cards, form)
+        for i in range(len(cards)):
+            self.dealt[i] = cards[i]
+            _SEEN[cards[i]] = 1
         self.form = form
-        self.n = f[0]
-        self.throw = f[1]
-        self.keep = f[0] - f[1]
-        self.table = f[2] if self.dealer else f[3]
-        f = _SPLITS[f[0] * 4 + f[1]]
-        self.thrown_at = f[0]
-        self.kept_at = f[1]
-        self.count = len(f[0]) // self.throw
-        self.unseen = 52 - self.n
-
-    def _mark(self, seen):
+        self.dealer = dealer
+        self.n = len(cards)
+        self.throw = _FORMS[form][1]
+        self.count = len(_FORMS[form][4][0]) // self.throw
+        for i in range(self.count):
+            self._option(i)
         for i in range(self.n):
-            _SEEN[self.dealt[i]] = seen
+            _SEEN[self.dealt[i]] = 0
+        for i in range(self.count):
+            self._sort(i)
+        return self.count
 
     def _option(self, o):
         k = self.kept
-        for j in range(self.keep):
-            k[j] = self.dealt[self.kept_at[o * self.keep + j]]
-        self.hand[o] = _hand_sum4(k) if self.keep == 4 else _hand_sum3(k)
-        o = self._crib_of(o)
-        self.net[o] = self.hand[o] * 100 + self.crib[o] * (self.unseen if self.dealer else -self.unseen)
+        keep = self.n - self.throw
+        for j in range(keep):
+            k[j] = self.dealt[_FORMS[self.form][4][1][o * keep + j]]
+        self.hand[o] = _hand_sum4(k) if keep == 4 else _hand_sum3(k)
+        o = self._crib(o)
+        k = self.crib[o] * (52 - self.n)
+        self.net[o] = ((self.hand[o] * 100 + (k if self.dealer else -k)) << 11) + self.hand[o]
 
-    def _crib_of(self, o):
-        # table entry of the thrown ranks: 13 x 13 for two cards, 13 for one
-        t = self.dealt[self.thrown_at[o * self.throw]] >> 2
+    def _crib(self, o):
+        # the table entry of the thrown ranks: 13 x 13 for two cards, 13 for one
+        thrown = _FORMS[self.form][4][0]
+        t = self.dealt[thrown[o * self.throw]] >> 2
         if self.throw == 2:
-            t = t * 13 + (self.dealt[self.thrown_at[2 * o + 1]] >> 2)
-        self.crib[o] = table_entry(self.table, t)
+            t = t * 13 + (self.dealt[thrown[2 * o + 1]] >> 2)
+        self.crib[o] = crib_entry(self.form, self.dealer, t)
         return o
 
-    def _sort(self):
-        # insertion sort of at most 15 options, best net first; ties keep the better hand, then order
-        for i in range(self.count):
-            self._insert(i)
-
-    def _insert(self, i):
+    def _sort(self, i):
+        # insertion of option i among the first i, best net first (stable: ties keep their order)
         order = self.order
         j = i
-        while j > 0 and self._better(i, order[j - 1]):
+        while j > 0 and self.net[order[j - 1]] < self.net[i]:
             order[j] = order[j - 1]
             j -= 1
         order[j] = i
 
-    def _better(self, a, b):
-        if self.net[a] != self.net[b]:
-            return self.net[a] > self.net[b]
-        return self.hand[a] > self.hand[b]
-
-    # ---- reading an option (rank 0 = the best) ----
-
-    def option(self, rank):
-        return self.order[rank]
-
-    def thrown_cards(self, rank):
+    def shown(self, rank):
+        """(thrown cards, kept cards, hand, crib, net) of the option ranked `rank` (0 = the best);
+        points in hundredths, hand rounded half up, net = hand +/- crib. Allocates its result."""
         o = self.order[rank]
-        return [self.dealt[self.thrown_at[o * self.throw + j]] for j in range(self.throw)]
-
-    def kept_cards(self, rank):
-        o = self.order[rank]
-        return [self.dealt[self.kept_at[o * self.keep + j]] for j in range(self.keep)]
-
-    def hand_hundredths(self, rank):
-        """Expected kept-hand points in hundredths, rounded half up."""
-        return (self.hand[self.order[rank]] * 200 + self.unseen) // (2 * self.unseen)
-
-    def crib_hundredths(self, rank):
-        return self.crib[self.order[rank]]
-
-    def net_hundredths(self, rank):
-        c = self.crib_hundredths(rank)
-        return self.hand_hundredths(rank) + (c if self.dealer else -c)
+        splits = _FORMS[self.form][4]
+        keep = self.n - self.throw
+        thrown = [self.dealt[splits[0][o * self.throw + j]] for j in range(self.throw)]
+        kept = [self.dealt[splits[1][o * keep + j]] for j in range(keep)]
+        unseen = 52 - self.n
+        hand = (self.hand[o] * 200 + unseen) // (2 * unseen)
+        crib = self.crib[o]
+        return thrown, kept, hand, crib, hand + crib if self.dealer else hand - crib
 
 
 def hundredths_text(h):

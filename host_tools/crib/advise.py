@@ -8,19 +8,12 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from cribbage import cribtables
-from cribbage.advice import Advisor, hundredths_text, table_entry
+from cribbage.advice import Advisor, crib_entry, hundredths_text
 from cribbage.cards import RANKS, format_card, parse_cards
 from cribbage.errors import CribError
 
-# form -> (own-crib table, other-crib table, cards thrown): the tables the board advises with
-_TABLES = {
-    "six": ("SIX_DEALER", "SIX_PONE", 2),
-    "six61": ("SIX_DEALER", "SIX_PONE", 2),
-    "five": ("FIVE_DEALER", "FIVE_PONE", 2),
-    "three": ("THREE_DEALER", "THREE_PONE", 1),
-    "four": ("FOUR_DEALER", "FOUR_PONE", 1),
-}
+# form -> cards thrown: the forms the board advises in, as it names them
+_THROWN = {"six": 2, "six61": 2, "five": 2, "three": 1, "four": 1}
 
 
 def advice(cards, form="six", dealer=True):
@@ -29,13 +22,14 @@ def advice(cards, form="six", dealer=True):
     a.advise(parse_cards(cards), form, dealer)
     out = []
     for rank in range(a.count):
+        thrown, kept, hand, crib, net = a.shown(rank)
         out.append(
             {
-                "discard": [format_card(c) for c in a.thrown_cards(rank)],
-                "keep": [format_card(c) for c in a.kept_cards(rank)],
-                "hand": a.hand_hundredths(rank) / 100,
-                "crib": a.crib_hundredths(rank) / 100,
-                "net": a.net_hundredths(rank) / 100,
+                "discard": [format_card(c) for c in thrown],
+                "keep": [format_card(c) for c in kept],
+                "hand": hand / 100,
+                "crib": crib / 100,
+                "net": net / 100,
             }
         )
     return out
@@ -43,18 +37,16 @@ def advice(cards, form="six", dealer=True):
 
 def crib_table(form="six"):
     """{"dealer": {"A2": 4.2, ...}, "pone": {...}}: keys rank letters, lower rank first."""
-    own, other, throw = _TABLES[form]
     out = {}
-    for side, name in (("dealer", own), ("pone", other)):
-        table = getattr(cribtables, name)
+    for side, dealer in (("dealer", True), ("pone", False)):
         entries = {}
-        if throw == 2:
+        if _THROWN[form] == 2:
             for a in range(13):
                 for b in range(a, 13):
-                    entries[RANKS[a] + RANKS[b]] = table_entry(table, a * 13 + b) / 100
+                    entries[RANKS[a] + RANKS[b]] = crib_entry(form, dealer, a * 13 + b) / 100
         else:
             for a in range(13):
-                entries[RANKS[a]] = table_entry(table, a) / 100
+                entries[RANKS[a]] = crib_entry(form, dealer, a) / 100
         out[side] = entries
     return out
 
@@ -86,15 +78,15 @@ def advise(
         bool | None, typer.Option("--dealer/--pone", help="whose crib: yours (dealer) or the opponent's")
     ] = None,
     form: Annotated[
-        str, typer.Option("--form", help="game form as the board names it: " + ", ".join(_TABLES))
+        str, typer.Option("--form", help="game form as the board names it: " + ", ".join(_THROWN))
     ] = "six",
     table: Annotated[bool, typer.Option("--crib-table", help="print the crib tables instead")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="JSON: a list best first (or the tables)")] = False,
 ):
     """Rank every discard of a dealt hand: exact expected hand over the unseen starters, the crib
     table's value of the thrown cards, and the net (hand + crib as dealer, hand - crib as pone)."""
-    if form not in _TABLES:
-        _fail("unknown game form %r: one of %s" % (form, ", ".join(_TABLES)))
+    if form not in _THROWN:
+        _fail("unknown game form %r: one of %s" % (form, ", ".join(_THROWN)))
     if table:
         if cards:
             _fail("--crib-table takes no cards")

@@ -3,7 +3,7 @@ import reference_scorer
 
 from check import message, raises
 from cribbage import cribtables
-from cribbage.advice import Advisor, hundredths_text, table_entry, three_total
+from cribbage.advice import Advisor, crib_entry, hundredths_text, three_total
 from cribbage.cards import format_cards, parse_cards
 from cribbage.errors import CardError, CribError
 
@@ -25,13 +25,13 @@ def _check_exactly(text, form, dealer):
     n = a.advise(dealt, form, dealer)
     seen = []
     for rank in range(n):
-        kept = a.kept_cards(rank)
-        thrown = a.thrown_cards(rank)
+        thrown, kept, hand, _crib, _net = a.shown(rank)
         assert sorted(kept + thrown) == sorted(dealt)
-        o = a.option(rank)
-        assert a.hand[o] == _exhaustive_total(kept, dealt, form == "five"), (text, format_cards(kept))
+        total = _exhaustive_total(kept, dealt, form == "five")
+        assert a.hand[a.order[rank]] == total, (text, format_cards(kept))
+        unseen = 52 - len(dealt)
+        assert hand == (total * 200 + unseen) // (2 * unseen)  # hundredths, half up
         seen.append(sorted(thrown))
-    assert a.unseen == 52 - len(dealt)
     return a, seen
 
 
@@ -49,13 +49,13 @@ def _all_pairs(cards):
 def test_five_card_game_hands_of_three_match_an_exhaustive_count():
     for text in ("5H 5C JH 4H 6H", "JS QS KS 5D 5C", "2D 3D 4D 8C 7C"):
         a, _ = _check_exactly(text, "five", False)
-        assert a.count == 10 and a.keep == 3
+        assert a.count == 10 and len(a.shown(0)[1]) == 3
 
 
 def test_one_card_throws_of_three_and_four_handed_match_an_exhaustive_count():
     for form in ("three", "four"):
         a, seen = _check_exactly("5H 5C 5S JD 4C", form, True)
-        assert a.count == 5 and a.keep == 4 and a.unseen == 47
+        assert a.count == 5 and len(a.shown(0)[1]) == 4
         assert sorted(seen) == sorted([[c] for c in parse_cards("5H 5C 5S JD 4C")])
 
 
@@ -77,7 +77,7 @@ def test_three_total_matches_the_reference_on_every_kind_of_hand():
 def _kept_rank(a, text):
     want = sorted(parse_cards(text))
     for rank in range(a.count):
-        if sorted(a.kept_cards(rank)) == want:
+        if sorted(a.shown(rank)[1]) == want:
             return rank
     raise AssertionError("no option keeps " + text)
 
@@ -87,7 +87,7 @@ def test_pone_with_ace_to_six_keeps_three_to_six_over_two_to_five():
     a = Advisor()
     a.advise(parse_cards("AS 2H 3D 4C 5S 6H"), "six", False)
     assert _kept_rank(a, "3D 4C 5S 6H") < _kept_rank(a, "2H 3D 4C 5S")
-    assert a.net_hundredths(_kept_rank(a, "3D 4C 5S 6H")) > a.net_hundredths(_kept_rank(a, "2H 3D 4C 5S"))
+    assert a.shown(_kept_rank(a, "3D 4C 5S 6H"))[4] > a.shown(_kept_rank(a, "2H 3D 4C 5S"))[4]
 
 
 def test_three_fives_and_jack_counted_by_hand():
@@ -97,32 +97,28 @@ def test_three_fives_and_jack_counted_by_hand():
     a = Advisor()
     a.advise(parse_cards("5H 5C 5S JD 4C 6D"), "six", True)
     rank = _kept_rank(a, "5H 5C 5S JD")
-    assert a.hand[a.option(rank)] == 765
-    assert a.hand_hundredths(rank) == 1663
+    assert a.hand[a.order[rank]] == 765
+    assert a.shown(rank)[2] == 1663
     # as dealer 5-5-4-6 with 5-J in the crib does better: the 5-J is worth ~6.8 to its owner
-    assert sorted(a.thrown_cards(0))[1] == parse_cards("JD")[0]
+    assert sorted(a.shown(0)[0])[1] == parse_cards("JD")[0]
 
 
 def test_ranking_is_by_net_and_net_is_hand_plus_or_minus_crib():
     for dealer in (True, False):
         a = Advisor()
         a.advise(parse_cards("2C 7D 9S QH KC 8D"), "six", dealer)
+        exact = []
         for rank in range(a.count):
-            hand, crib, net = a.hand_hundredths(rank), a.crib_hundredths(rank), a.net_hundredths(rank)
+            thrown, _kept, hand, crib, net = a.shown(rank)
             assert net == (hand + crib if dealer else hand - crib)
-            thrown = a.thrown_cards(rank)
             lo, hi = sorted([thrown[0] >> 2, thrown[1] >> 2])
-            table = cribtables.SIX_DEALER if dealer else cribtables.SIX_PONE
-            assert crib == table_entry(table, lo * 13 + hi)
-            if rank:
-                assert a.net[a.option(rank - 1)] >= a.net[a.option(rank)]
+            assert crib == crib_entry("six", dealer, lo * 13 + hi) == crib_entry("six", dealer, hi * 13 + lo)
+            total = a.hand[a.order[rank]]
+            exact.append(total * 100 + (crib * 46 if dealer else -crib * 46))  # net x 46, exactly
+        assert exact == sorted(exact, reverse=True)
 
 
-def test_expected_hand_is_rounded_to_hundredths_half_up():
-    a = Advisor()
-    a.advise(parse_cards("5H 5C 5S JD 4C 6D"), "six", True)
-    o = a.option(0)
-    assert a.hand_hundredths(0) == (a.hand[o] * 200 + 46) // 92
+def test_two_decimals_without_floats():
     assert hundredths_text(1726) == "17.26" and hundredths_text(-305) == "-3.05"
     assert hundredths_text(7) == "0.07"
 
@@ -130,57 +126,53 @@ def test_expected_hand_is_rounded_to_hundredths_half_up():
 def test_one_advisor_is_reused_and_each_advice_starts_clean():
     a = Advisor()
     a.advise(parse_cards("AS 2H 3D 4C 5S 6H"), "six", False)
-    first = [a.hand[i] for i in range(15)]
+    first = [a.shown(r) for r in range(15)]
     a.advise(parse_cards("5H 5C JH 4H 6H"), "five", True)
     a.advise(parse_cards("AS 2H 3D 4C 5S 6H"), "six", False)
-    assert [a.hand[i] for i in range(15)] == first
+    assert [a.shown(r) for r in range(15)] == first
 
 
 # ---- the tables -----------------------------------------------------------------------------------
 
-_TWO_CARD = ("SIX_DEALER", "SIX_PONE", "FIVE_DEALER", "FIVE_PONE")
-_ONE_CARD = ("THREE_DEALER", "THREE_PONE", "FOUR_DEALER", "FOUR_PONE")
+_TWO_CARD = (("six", True), ("six", False), ("five", True), ("five", False))
+_ONE_CARD = (("three", True), ("three", False), ("four", True), ("four", False))
 
 
-def _entries(name):
-    t = getattr(cribtables, name)
-    return [table_entry(t, i) for i in range(len(t) // 2)]
+def _entries(case, n):
+    return [crib_entry(case[0], case[1], i) for i in range(n)]
 
 
 def test_tables_have_their_sizes_and_two_card_tables_are_symmetric():
-    for name in _TWO_CARD:
-        e = _entries(name)
-        assert len(e) == 169, name
+    assert len(cribtables.TABLES) == 2 * (4 * 169 + 4 * 13)
+    for case in _TWO_CARD:
+        e = _entries(case, 169)
         for a in range(13):
             for b in range(13):
-                assert e[a * 13 + b] == e[b * 13 + a], (name, RANKS[a], RANKS[b])
-    for name in _ONE_CARD:
-        assert len(_entries(name)) == 13, name
+                assert e[a * 13 + b] == e[b * 13 + a], (case, RANKS[a], RANKS[b])
+    assert _entries(("six61", True), 169) == _entries(("six", True), 169)
 
 
 def test_five_five_is_the_best_throw_and_a_crib_is_worth_more_to_its_owner_side():
-    for name in _TWO_CARD:
-        e = _entries(name)
-        assert max(e) == e[4 * 13 + 4], name
-        assert min(e) >= 250 and max(e) <= 1000, name
-    for name in _ONE_CARD:
-        e = _entries(name)
-        assert max(e) == e[4], name
+    for case in _TWO_CARD:
+        e = _entries(case, 169)
+        assert max(e) == e[4 * 13 + 4], case
+        assert min(e) >= 250 and max(e) <= 1000, case
+    for case in _ONE_CARD:
+        e = _entries(case, 13)
+        assert max(e) == e[4] and min(e) >= 250, case
     # the opponent as dealer throws his best to his own crib, as pone his worst: so every discard
     # is worth more in the pone's table than in the dealer's
-    for own, other in (("SIX_DEALER", "SIX_PONE"), ("FIVE_DEALER", "FIVE_PONE")):
-        d, p = _entries(own), _entries(other)
-        assert all(d[i] < p[i] for i in range(169)), own
+    for form in ("six", "five"):
+        d, p = _entries((form, True), 169), _entries((form, False), 169)
+        assert all(d[i] < p[i] for i in range(169)), form
 
 
-def test_table_sums_sit_between_a_random_crib_and_a_crafted_one():
+def test_table_sums_sit_near_a_random_crib():
     # A crib of 5 random cards averages 4.73 (every 4-card set over its 48 starters); the dealer's
-    # table averages over the 91 rank pairs near it, the pone's above it (the dealer helps).
-    d = _entries("SIX_DEALER")
-    p = _entries("SIX_PONE")
-    mean_d = sum(d) / 169
-    mean_p = sum(p) / 169
-    assert 380 < mean_d < 480 and 460 < mean_p < 560, (mean_d, mean_p)
+    # table averages over the 91 rank pairs below it (the pone throws to spoil), the pone's above.
+    mean_d = sum(_entries(("six", True), 169)) / 169
+    mean_p = sum(_entries(("six", False), 169)) / 169
+    assert 380 < mean_d < 473 < mean_p < 560, (mean_d, mean_p)
 
 
 # ---- refusals ------------------------------------------------------------------------------------
@@ -189,13 +181,14 @@ def test_table_sums_sit_between_a_random_crib_and_a_crafted_one():
 def test_bad_dealt_hands_are_refused_and_change_nothing():
     a = Advisor()
     a.advise(parse_cards("AS 2H 3D 4C 5S 6H"), "six", False)
-    before = (bytes(a.dealt), bytes(a.order), list(a.hand), a.count)
+    before = (bytes(a.dealt), bytes(a.order), list(a.hand), a.count, a.form, a.dealer)
     e = raises(CribError, a.advise, parse_cards("AS 2H 3D 4C 5S"), "six", True)
     assert "six deals 6 cards, not 5" in message(e)
     e = raises(CardError, a.advise, [0, 4, 8, 12, 16, 4], "six", True)
     assert "the same card twice: 2S" in message(e)
-    e = raises(CardError, a.advise, [0, 4, 8, 12, 16, 52], "six", True)
-    assert "not a card number" in message(e)
+    for bad in (52, -1, True, "5H"):
+        e = raises(CardError, a.advise, [0, 4, 8, 12, 16, bad], "six", True)
+        assert "not a card number" in message(e)
     e = raises(CribError, a.advise, [0, 4, 8, 12, 16, 20], "seven", True)
     assert "unknown game form" in message(e)
-    assert (bytes(a.dealt), bytes(a.order), list(a.hand), a.count) == before
+    assert (bytes(a.dealt), bytes(a.order), list(a.hand), a.count, a.form, a.dealer) == before
