@@ -104,8 +104,9 @@ class App:
         self._loading = None
         report = self.journal.open(self._replay)
         self.hal.log(str(report))
-        if not report.ok:
-            self.controller.say("Journal: lost", "%d records" % report.dropped)
+        alert = report.alert()
+        if alert is not None:  # set aside, damaged, rolled back, newer firmware: said, then play on
+            self.controller.say(*alert)
         if self._loading is None:
             self.new_match()
         else:
@@ -120,12 +121,35 @@ class App:
         )
 
     def new_match(self):
-        """Start a new match with the current settings; the journal keeps only its set-up line."""
+        """Start a new match with the current settings. The journal keeps every record a laptop has
+        not acknowledged (older matches too: they are not replayed) and drops the synced ones."""
         m = Match(self._setup())
-        self.journal.compact([events.to_line(m.setup)])
+        j = self.journal
+        if not j.locked:  # a journal of newer firmware: the match lives in RAM, commit refuses
+            j.rewrite(j.acked + 1, [events.to_line(m.setup)])
         self.match = m
         self.recent = []
         self._sync_link()
+
+    def new_match_note(self, ask="New match?"):
+        """The question before a new match, saying how many games the laptop has not stored."""
+        n = self.unsynced_games()
+        if n:
+            return "%s %d game%s not synced: OK to keep going" % (ask, n, "" if n == 1 else "s")
+        return ask
+
+    def unsynced_games(self):
+        """Games with a record past the laptop's acknowledged seq (read from the journal: not a hot path)."""
+        n = 0
+        played = False
+        j = self.journal
+        for _, line in j.records(j.acked + 1):
+            if line.startswith('{"t":"setup"') or line.startswith('{"t":"game"'):
+                n += played
+                played = False
+            elif not line.startswith('{"t":"end"'):
+                played = True
+        return n + played
 
     def reset_board(self):
         """Settings back to their defaults (saved now) and a new match."""
@@ -145,6 +169,8 @@ class App:
         the display says which. A failure after the record is confirmed (the link push, the
         animation, a compaction) is logged: the event stands, and nothing is retried.
         """
+        if self.journal.locked:
+            raise CribError("Update firmware")
         if self._loading is not None:
             # The replay after the last failed commit did not finish: ev was made from a match that
             # is not the journal's. Replay first; the players see the true state and key ev again.
@@ -206,10 +232,9 @@ class App:
             self.recent.pop(0)
 
     def _compact(self):
-        lines = [events.to_line(self.match.setup)]
-        for ev in self.match.effective_events():
-            lines.append(events.to_line(ev))
-        self.journal.compact(lines)
+        # The current match and whatever the laptop has not acknowledged stay, with their seqs.
+        j = self.journal
+        j.rewrite(min(j.acked + 1, j.fold_seq))
 
     def describe_last(self):
         ev = self.recent[-1] if self.recent else None

@@ -147,7 +147,7 @@ class Controller:
                 self._cancel()
             elif p.kind == P_GUARD:
                 p.choice = (p.choice + 1) % len(GUARD_CHOICES)
-                p.note = GUARD_CHOICES[p.choice] + "?"
+                p.note = self.host.new_match_note(GUARD_CHOICES[p.choice] + "?")
             elif p.ev.get("t") == "muggins":
                 self._next_claimant(p)
             return
@@ -173,7 +173,7 @@ class Controller:
             self._long_used |= bit | (1 << other)
             self.entry.reset()
             self.menu = -1
-            self.pending = Pending(P_GUARD, None, GUARD_CHOICES[0] + "?")
+            self.pending = Pending(P_GUARD, None, self.host.new_match_note(GUARD_CHOICES[0] + "?"))
         elif name == "MENU":
             self._long_used |= bit
             if self.pending is None:

@@ -1,51 +1,31 @@
-# Append-only journal of event lines on the board's flash: seq + CRC per record, replay at boot, compaction.
-"""The board's event log on flash (DESIGN.md rule 3: the event log is the truth).
+# Append-only journal of event lines on flash: seq + CRC per record, replay at boot, set-asides, a seq mark.
+"""The board's event log on flash (DESIGN.md rule 3: the event log is the truth). The file format,
+the seq mark and what open() does with a damaged file are in docs/journal.md.
 
 API (board firmware)::
 
-    from board.journal import Journal, JournalError, JournalVersionError
+    from board.journal import Journal, JournalError
 
     j = Journal("/journal.log")      # touches nothing yet
-    report = j.open(apply)           # at boot: apply(payload) for each good record, in order
+    report = j.open(apply)           # at boot: apply(payload) for each good record, in seq order
     seq = j.append(line)             # the record is on flash when this returns
-    if j.needs_compaction: ...       # the file passed max_bytes (and twice its last compacted size)
-    j.compact(lines, first_seq)      # rewrite as temp file + rename (end of match, or too big)
-    for seq, line in j.records(n): ...   # re-read records with seq >= n (USB sync)
+    j.ack(seq)                       # a laptop has stored every record up to seq (kept on flash)
+    j.rewrite(keep_from, [line])     # keep records >= keep_from, then append lines (a new match)
+    j.compact(lines, first_seq)      # replace the records by lines (tests and tools)
+    for seq, line in j.records(n): ...   # records with seq >= n (USB sync)
     j.close()
 
-open(apply) replays the file record by record (never the whole file in RAM): apply(payload) gets
-each payload (a str, e.g. one event JSON line) in seq order. `open(lines.append)` collects them.
-apply may raise ValueError (CribError is one) to refuse a record: that record and everything after
-it are set aside exactly like a corrupt tail. Any other exception (a bug, MemoryError) propagates:
-those are no reason to move events out of the game.
-The seq of the k-th payload applied (k from 0) is report.first_seq + k.
+open(apply) never raises for what it finds on flash (a bug in apply, a MemoryError and I/O errors
+do propagate): a record it cannot read or apply refuses (ValueError) is set aside, byte for byte,
+into the .bad file and the journal goes on with every other intact record; a damaged header has the
+whole file copied to .old (.old2, ...) before the records it can still read are kept; a journal of
+newer firmware is left as it is and the journal stays locked (append and rewrite refuse: update the
+firmware). report.alert() is the two display lines that say what went wrong, None when nothing did.
 
-open() returns a Report: kept, first_seq, next_seq, dropped, dropped_bytes, bad_seq, reason,
-tail_valid, set_aside, notes; report.ok is True when nothing was dropped; str(report) says it all
-in one line. A missing file is created (seq starts at 1); a leftover temp file of an interrupted
-compaction is removed (the journal itself is still the old, whole one).
-open() raises JournalVersionError for a journal written with another schema version and
-JournalError for a file that is not a journal at all: it never guesses. The file is left alone;
-set_aside() renames it out of the way (path + ".old", ".old2", ...) so open() can start afresh.
-
-append(payload) takes a str without newlines and returns its seq. It writes one line and syncs
-(MicroPython littlefs: file.flush() is lfs_file_sync, which commits the data and the new file size
-atomically; on CPython os.fsync follows). Show an event as done only after append() returned. If
-append raises (flash full, I/O error), the record is not confirmed and the journal closes itself:
-call open(apply) again to rebuild the state from what is really on flash.
-
-compact(payloads, first_seq=None) writes a new file holding only `payloads` (any iterable of str),
-numbered from first_seq (default: the next seq, as for a snapshot event; pass the seq of the first
-kept record when keeping the current match's events, so their seqs do not change). Seqs are never
-reused: compaction is refused if the new file would end before the old one.
-
-File format (schema version 1), text, one line each::
-
-    cribboard-journal 1 first <seq of the first record>
-    <seq> <crc32 as 8 hex digits> <payload>
-
-The CRC-32 (zlib's) is of the payload's UTF-8 bytes, started from the seq as the initial value, so a
-record moved to another seq fails its check. Seqs are consecutive; a gap or a repeat is corruption.
+Seqs are never handed out twice: after each append the seq mark (a small file in a folder of its
+own, so littlefs keeps it in another metadata pair than the journal's) records the highest seq
+given, and open() continues after max(journal, mark); a mark above the journal's end is reported as
+a rollback. The mark also keeps the seq the laptop acknowledged (ack()).
 """
 import os
 
@@ -56,14 +36,14 @@ try:
 except ImportError:  # CPython: const(x) is just x
     const = int  # type: ignore
 
-VERSION = 1
+VERSION = 2
 MAGIC = b"cribboard-journal"
 DEFAULT_MAX_BYTES = 64 * 1024  # ~1400 records of ~46 bytes; the scripted three-game match is ~24 KB
-# Byte offset of every 32nd record is kept, so records(seq) for the USB sync seeks near its seq
-# instead of reading and checking the whole file (a 600-event file is ~0.25 s on the Pico).
-_MARK_EVERY = const(32)
+MAX_RECORD = const(1100)  # a longer line is no record this firmware wrote (a link line is <= 1024)
+_MARK_EVERY = const(32)  # (seq, offset) of every 32nd record: records(seq) seeks near its seq
 _COPY_CHUNK = const(512)
 _READ = const(512)  # bytes read at a time at boot: a few records (~46 bytes each)
+_HEAD = const(96)  # a header is read in one bounded read (v2's is ~60 bytes)
 
 # MicroPython's os has no fsync: there file.flush() itself syncs (littlefs, and VfsPosix on unix).
 _fsync = getattr(os, "fsync", None)
@@ -74,7 +54,7 @@ class JournalError(Exception):
 
 
 class JournalVersionError(JournalError):
-    """The journal was written with a schema version this firmware does not read."""
+    """The journal was written by newer firmware (it is left untouched)."""
 
 
 class Report:
@@ -86,18 +66,37 @@ class Report:
         self.next_seq = 1  # the seq the next append() gets
         self.dropped = 0  # records set aside (a torn last line counts as one)
         self.dropped_bytes = 0
-        self.bad_seq = None  # the seq that was due where the bad tail starts
-        self.reason = ""  # why the tail was set aside
-        self.tail_valid = 0  # records in the tail whose checksum still holds (readable on the laptop)
-        self.set_aside = None  # the file the tail was copied to
+        self.bad_seq = None  # the seq due where the first bad record was met
+        self.reason = ""  # why the first one was set aside
+        self.tail_valid = 0  # set-aside records whose checksum still holds (the laptop can read them)
+        self.set_aside = None  # the file they were copied to
+        self.damaged = None  # type: str | None  # the copy of a journal whose header could not be read
+        self.locked = None  # type: str | None  # why the journal is not used (newer firmware)
+        self.lost = None  # type: tuple | None  # (first, last) seqs given out (the mark) the journal lacks
         self.notes = []  # anything else done: a new journal, an unfinished compaction removed
 
     @property
     def ok(self):
-        return self.dropped == 0
+        return not (self.dropped or self.damaged or self.locked or self.lost)
+
+    def alert(self):
+        """Two display lines (16 characters at most) saying what went wrong, or None."""
+        if self.locked:
+            return "Update firmware:", "journal is newer"
+        if self.lost:
+            return "Journal rollback", "lost %d-%d" % self.lost
+        if self.damaged:
+            return "Journal damaged", "kept, see log"
+        if self.dropped:
+            return "Bad records: %d" % self.dropped, "set aside, kept"
+        return None
 
     def __str__(self):
         text = "journal: %d records replayed, next seq %d" % (self.kept, self.next_seq)
+        if self.locked:
+            text += "; NOT USED: " + self.locked
+        if self.damaged:
+            text += "; header damaged: the whole file kept as " + self.damaged
         if self.dropped:
             text += "; set aside %d records (%d bytes, %d with a valid checksum) from seq %d: %s -> %s" % (
                 self.dropped,
@@ -107,6 +106,8 @@ class Report:
                 self.reason,
                 self.set_aside,
             )
+        if self.lost:
+            text += "; seqs %d..%d were given out but are not in the journal (rolled back?)" % self.lost
         for note in self.notes:
             text += "; " + note
         return text
@@ -132,6 +133,8 @@ def _encode(payload):
     data = payload.encode()
     if b"\n" in data or b"\r" in data:
         raise JournalError("journal payload must be one line: %r" % payload[:40])
+    if len(data) > MAX_RECORD - 20:
+        raise JournalError("journal payload too long: %d bytes" % len(data))
     return data
 
 
@@ -139,38 +142,102 @@ def _record(seq, data):
     return b"%d %08x " % (seq, crc32(data, seq & 0xFFFFFFFF)) + data + b"\n"
 
 
-def _header(first_seq):
-    return MAGIC + b" %d first %d\n" % (VERSION, first_seq)
+def _header(first_seq, fold=None):
+    h = MAGIC + b" %d first %d fold %d" % (VERSION, first_seq, first_seq if fold is None else fold)
+    return h + b" crc %08x\n" % crc32(h)
 
 
-def _payload(line, expected):
-    """The payload (bytes) of this line if it is, exactly as append() writes it, the record
-    `expected`; else _check(line, expected): the payload after all, or why not (a str).
+def _num(word, base=10):
+    """The number a field holds, written exactly as this firmware writes it; else -1."""
+    if not word or len(word) > 10:
+        return -1
+    try:
+        n = int(word, base)
+    except ValueError:
+        return -1
+    if (b"%08x" % n if base == 16 else b"%d" % n) != word:
+        return -1
+    return n
 
-    The boot replay reads every record through here: the line is compared with the seq and
-    checksum it must start with, made as _record makes them (a few calls in C, no int parsing, no
-    try: MicroPython would put a frame with a try on the heap at every call).
-    """
+
+def _read_header(f):
+    """-> (version, first, fold, header length), or why it is not a header this firmware can use (a
+    str; starting with "newer" for a journal of newer firmware, whose header checksum holds)."""
+    head = f.read(_HEAD)
+    nl = head.find(b"\n")
+    if nl < 0 or not head.startswith(MAGIC + b" "):
+        return "no journal header"
+    line = head[:nl]
+    words = line.split(b" ")
+    version = _num(words[1])
+    if version == 1 and len(words) == 4 and words[2] == b"first" and _num(words[3]) > 0:
+        return 1, _num(words[3]), _num(words[3]), nl + 1  # the first format: no fold, no checksum
+    if version < 2 or len(words) < 4 or words[-2] != b"crc" or _num(words[-1], 16) != crc32(line[:-13]):
+        return "damaged journal header"
+    if version > VERSION:
+        return "newer: journal schema version %d; this firmware reads %d and older" % (version, VERSION)
+    first = _num(words[3]) if len(words) == 8 and words[2] == b"first" and words[4] == b"fold" else -1
+    fold = _num(words[5]) if first > 0 else -1
+    if fold < first:
+        return "damaged journal header"
+    return version, first, fold, nl + 1
+
+
+def _parse(line):
+    """-> (seq, payload) of a whole record line (newline included) whose checksum holds; else why not."""
+    n = len(line)
+    if n == 0 or line[n - 1] != 10:
+        return "torn last record"  # only the last line of a file can lack its newline
     sp = line.find(b" ")
-    if sp > 0 and line[-1] == 10:
-        payload = line[sp + 10 : -1]
-        crc = crc32(payload, expected & 0xFFFFFFFF)
-        if line.startswith(b"%d %08x " % (expected, crc)):
-            return payload
-    return _check(line, expected)
+    if sp < 1 or n < sp + 11 or line[sp + 9] != 32:
+        return "unreadable record"
+    seq = _num(line[:sp])
+    crc = _num(line[sp + 1 : sp + 9], 16)
+    if seq < 1 or crc < 0:
+        return "unreadable record"
+    payload = line[sp + 10 : n - 1]
+    if crc32(payload, seq & 0xFFFFFFFF) != crc:
+        return "checksum mismatch"
+    try:
+        payload.decode()
+    except ValueError:
+        return "payload is not UTF-8"
+    return seq, payload
 
 
-def _replay(f, first, pos, apply, marks):
-    """Replay the records from byte pos (where f is) while each is exactly as append() writes it and
-    apply takes it, reading the file _READ bytes at a time. -> (next seq, pos, line, why): where it
-    stopped; line and why: the record apply refused (f is after it), else None and "": what is
-    left (the end, or a line any other way, even a good one) is for open() to read line by line.
+def _line_at(f, pos, buf):
+    """(the line starting at byte pos, its end): a line over MAX_RECORD comes back as None, its end
+    found a block at a time, so a 64 KB line costs no 64 KB of heap."""
+    f.seek(pos)
+    line = f.read(MAX_RECORD + 1)
+    nl = line.find(b"\n")
+    if nl >= 0:
+        return line[: nl + 1], pos + nl + 1
+    if len(line) <= MAX_RECORD:
+        return line, pos + len(line)  # the end of the file, without a newline
+    end = pos + len(line)
+    while True:
+        n = f.readinto(buf)
+        if not n:
+            return None, end
+        nl = buf.find(b"\n", 0, n)
+        if nl >= 0:
+            return None, end + nl + 1
+        end += n
 
-    The boot replay's bulk: readline reads a byte at a time, and makes a bytes object of every line.
+
+def _replay(f, expected, fold, pos, apply, marks, kept):
+    """Replay the records from byte pos (where f is) while each is exactly the record `expected`
+    (the seq after the last one kept) and apply takes it, reading _READ bytes at a time; a record
+    any other line is left for open(). -> (expected, pos, kept, why, end): where it stopped; why: the
+    reason apply gave for refusing the record from pos to end (f is then past it), else "".
+
+    The boot replay's bulk: the line is compared with the seq and checksum it must start with,
+    made as _record makes them (a few calls in C, no int parsing); readline would read a byte at a
+    time and make a bytes object of every line.
     """
     buf = bytearray(_READ)
     mv = memoryview(buf)
-    expected = first
     base = pos  # the file offset of buf[0]
     start = 0  # the line now read starts at buf[start]
     n = f.readinto(buf) or 0
@@ -185,7 +252,6 @@ def _replay(f, first, pos, apply, marks):
             start = 0
             n = len(rest) + (f.readinto(mv[len(rest) :]) or 0)
             continue
-        # _payload's check, on the buffer
         sp = buf.find(b" ", start, nl)
         if sp <= start:
             break
@@ -197,289 +263,37 @@ def _replay(f, first, pos, apply, marks):
             text = str(payload, "utf-8")
         except ValueError:
             break
-        if apply is not None:
+        if apply is not None and expected >= fold:
             try:
                 apply(text)
             except ValueError as e:
-                f.seek(base + nl + 1)
-                return expected, base + start, bytes(mv[start : nl + 1]), "refused: %s" % e
-        if (expected - first) % _MARK_EVERY == 0:
+                return expected, base + start, kept, "refused: %s" % e, base + nl + 1
+        if kept % _MARK_EVERY == 0:
+            marks.append(expected)
             marks.append(base + start)
+        kept += 1
         expected += 1
         start = nl + 1
-    return expected, base + start, None, ""
+    return expected, base + start, kept, "", 0
 
 
-def _check(line, expected):
-    """The payload (bytes) of this line if it is the record `expected`; else why not (a str)."""
-    n = len(line)
-    if line[n - 1] != 10:
-        return "torn last record"  # only the last line of a file can lack its newline
-    sp1 = line.find(b" ")
-    sp2 = sp1 + 9
-    if sp1 < 1 or sp2 >= n or line[sp2] != 32:
-        return "unreadable record"
-    try:
-        seq = int(line[:sp1])
-        crc = int(line[sp1 + 1 : sp2], 16)
-    except ValueError:
-        return "unreadable record"
-    payload = line[sp2 + 1 : n - 1]
-    if crc32(payload, seq & 0xFFFFFFFF) != crc:
-        return "checksum mismatch"
-    if seq != expected:
-        return "seq %d where %d was due" % (seq, expected)
-    return payload
+def _payload(line, expected):
+    """The payload (bytes) of this line if it is exactly the record `expected`, else None."""
+    sp = line.find(b" ")
+    if sp > 0 and line[-1] == 10:
+        payload = line[sp + 10 : -1]
+        if line.startswith(b"%d %08x " % (expected, crc32(payload, expected & 0xFFFFFFFF))):
+            return payload
+    return None
 
 
-def _read_header(f, path):
-    line = f.readline()
-    words = line.split()
-    if not line.endswith(b"\n") or len(words) < 2 or words[0] != MAGIC:
-        raise JournalError("%s is not a cribboard journal (header %r)" % (path, line[:40]))
-    try:
-        version = int(words[1])
-    except ValueError:
-        raise JournalError("%s has an unreadable schema version %r" % (path, words[1]))
-    if version != VERSION:
-        raise JournalVersionError(
-            "%s has journal schema version %d; this firmware reads version %d only" % (path, version, VERSION)
-        )
-    if len(words) != 4 or words[2] != b"first":
-        raise JournalError("%s has a damaged header %r" % (path, line[:40]))
-    try:
-        first = int(words[3])
-    except ValueError:
-        raise JournalError("%s has a damaged header %r" % (path, line[:40]))
-    return first, len(line)
-
-
-class Journal:
-    def __init__(self, path, max_bytes=DEFAULT_MAX_BYTES):
-        self.path = path
-        self.temp_path = path + ".tmp"
-        self.bad_path = path + ".bad"
-        self.max_bytes = max_bytes
-        self.first_seq = 1
-        self.next_seq = 1
-        self.size = 0  # bytes in the file
-        self._f = None
-        self._marks = []  # byte offset of records first_seq, first_seq + _MARK_EVERY, ...
-        self._compacted = 0  # size of the file the last compact() wrote
-
-    @property
-    def needs_compaction(self):
-        # Twice the size the last compaction left, too: when what the caller keeps is itself past
-        # max_bytes (a very long match), compacting again at every event would only wear the flash.
-        return self.size > self.max_bytes and self.size > 2 * self._compacted
-
-    def open(self, apply=None):
-        """Replay the journal into apply(payload) and make it ready to append; returns a Report."""
-        self.close()
-        report = Report()
-        marks = self._marks = []
-        if _exists(self.temp_path):
-            # A compaction was cut before its rename: the journal is still the whole old one.
-            os.remove(self.temp_path)
-            report.notes.append("removed an unfinished compaction")
-        if not _exists(self.path):
-            self._write_temp(1, (), [])
-            os.rename(self.temp_path, self.path)
-            report.notes.append("new journal")
-        with open(self.path, "rb") as f:
-            first, pos = _read_header(f, self.path)
-            expected, pos, line, why = _replay(f, first, pos, apply, marks)
-            if line is not None:  # apply refused a record
-                self._measure_tail(f, line, expected, why, report)
-            else:
-                f.seek(pos)  # anything _replay left is read line by line, and its fate said
-            while line is None:
-                line = f.readline()
-                if not line:
-                    break
-                why = _payload(line, expected)
-                if not isinstance(why, str):
-                    # Decoded and applied here, not in a function: this frame is made once, and
-                    # a function with a try would have its frame made on the heap at every record.
-                    try:
-                        text = why.decode()
-                    except ValueError:
-                        why = "payload is not UTF-8"
-                    else:
-                        why = ""
-                        if apply is not None:
-                            try:
-                                apply(text)
-                            except ValueError as e:
-                                why = "refused: %s" % e
-                if why:
-                    self._measure_tail(f, line, expected, why, report)
-                    break
-                if (expected - first) % _MARK_EVERY == 0:
-                    marks.append(pos)
-                pos += len(line)
-                expected += 1
-                line = None
-        if report.dropped:
-            self._set_tail_aside(pos, report)
-        report.kept = expected - first
-        report.first_seq = self.first_seq = first
-        report.next_seq = self.next_seq = expected
-        self.size = pos
-        self._open_for_append()
-        return report
-
-    def _measure_tail(self, f, line, expected, why, report):
-        report.bad_seq = expected
-        report.reason = why
-        while line:
-            report.dropped += 1
-            report.dropped_bytes += len(line)
-            sp = line.find(b" ")
-            try:
-                seq = int(line[:sp])
-            except ValueError:
-                seq = -1
-            if seq >= 0 and not isinstance(_check(line, seq), str):
-                report.tail_valid += 1
-            line = f.readline()
-
-    def _set_tail_aside(self, good_end, report):
-        # The bad tail is copied to the .bad file and the journal rewritten to its good prefix, so that
-        # (1) nothing is destroyed: a record after one bad one may still be sound and the laptop can
-        # read it from .bad; (2) new records follow the good prefix directly: left in place, the bad
-        # tail would hide every later append at the next boot. MicroPython files cannot be truncated,
-        # so the prefix goes through a temp file and an atomic rename; a power cut before the rename
-        # leaves the old file, and the next boot does the same again (the .bad file then holds the
-        # tail twice, each copy after its own note line).
-        buf = bytearray(_COPY_CHUNK)
-        with open(self.path, "rb") as src:
-            src.seek(good_end)
-            with open(self.bad_path, "ab") as bad:
-                note = "# set aside at open: from seq %d, %d records, %d bytes: %s\n" % (
-                    report.bad_seq,
-                    report.dropped,
-                    report.dropped_bytes,
-                    report.reason,
-                )
-                bad.write(note.encode())
-                last = _copy(src, bad, report.dropped_bytes, buf)
-                if last != 10:
-                    bad.write(b"\n")
-                _sync(bad)
-            src.seek(0)
-            with open(self.temp_path, "wb") as tmp:
-                _copy(src, tmp, good_end, buf)
-                _sync(tmp)
-        os.rename(self.temp_path, self.path)
-        report.set_aside = self.bad_path
-
-    def append(self, payload):
-        """Write one record and sync it to flash; returns its seq."""
-        data = _encode(payload)
-        f = self._f
-        if f is None:
-            raise JournalError("journal is not open (open() it; after a failed write, open() it again)")
-        seq = self.next_seq
-        rec = _record(seq, data)
-        if (seq - self.first_seq) % _MARK_EVERY == 0:
-            self._marks.append(self.size)
-        try:
-            f.write(rec)
-            _sync(f)
-        except BaseException:
-            # Not confirmed, and the file's end is unknown now: only open() may decide what is on flash.
-            self._f = None
-            try:
-                f.close()
-            except Exception:
-                pass
-            raise
-        self.next_seq = seq + 1
-        self.size += len(rec)
-        return seq
-
-    def compact(self, payloads, first_seq=None):
-        """Replace the journal by `payloads` numbered from first_seq: temp file, then rename."""
-        first = self.next_seq if first_seq is None else first_seq
-        if first < 1:
-            raise JournalError("first seq must be 1 or more, not %d" % first)
-        self.close()
-        marks = []
-        try:
-            n, size = self._write_temp(first, payloads, marks)
-            if first + n < self.next_seq:
-                raise JournalError(
-                    "compaction would end at seq %d, before the journal's %d: seqs are never reused"
-                    % (first + n - 1, self.next_seq - 1)
-                )
-        except BaseException:
-            try:
-                os.remove(self.temp_path)
-            except OSError:
-                pass
-            self._open_for_append()
-            raise
-        os.rename(self.temp_path, self.path)
-        self.first_seq = first
-        self.next_seq = first + n
-        self.size = self._compacted = size
-        self._marks = marks
-        self._open_for_append()
-
-    def _write_temp(self, first, payloads, marks):
-        n = 0
-        with open(self.temp_path, "wb") as f:
-            size = f.write(_header(first))
-            for payload in payloads:
-                if n % _MARK_EVERY == 0:
-                    marks.append(size)
-                size += f.write(_record(first + n, _encode(payload)))
-                n += 1
-            _sync(f)
-        return n, size
-
-    def records(self, from_seq=0):
-        """Yield (seq, payload) of the records with seq >= from_seq, reading the file afresh."""
-        with open(self.path, "rb") as f:
-            seq = _read_header(f, self.path)[0]
-            marks = self._marks
-            if marks and seq == self.first_seq and from_seq > seq:
-                k = min((from_seq - seq) // _MARK_EVERY, len(marks) - 1)
-                f.seek(marks[k])
-                seq += k * _MARK_EVERY
-            while True:
-                line = f.readline()
-                if not line:
-                    return
-                payload = _payload(line, seq)
-                if isinstance(payload, str):
-                    return
-                if seq >= from_seq:
-                    yield seq, payload.decode()
-                seq += 1
-
-    def set_aside(self):
-        """Rename a journal that open() refused out of the way; returns the new name."""
-        self.close()
-        n = 1
-        while True:
-            name = self.path + (".old" if n == 1 else ".old%d" % n)
-            if not _exists(name):
-                break
-            n += 1
-        os.rename(self.path, name)
-        return name
-
-    def _open_for_append(self):
-        # Kept open between appends: one lfs file handle, no path lookup per event.
-        self._f = open(self.path, "ab")  # noqa: SIM115
-
-    def close(self):
-        f = self._f
-        self._f = None
-        if f is not None:
-            f.close()
+def _add_range(ranges, start, end):
+    """Add the byte range [start, end) to a flat [start, end, ...] list, merged with the last one."""
+    if ranges and ranges[-1] == start:
+        ranges[-1] = end
+    else:
+        ranges.append(start)
+        ranges.append(end)
 
 
 def _copy(src, dst, count, buf):
@@ -494,3 +308,458 @@ def _copy(src, dst, count, buf):
         last = buf[n - 1]
         count -= n
     return last
+
+
+class Journal:
+    def __init__(self, path, max_bytes=DEFAULT_MAX_BYTES):
+        self.path = path
+        self.temp_path = path + ".tmp"
+        self.bad_path = path + ".bad"
+        self.mark_path = path + ".seq/top"  # a folder of its own: another littlefs metadata pair
+        self.max_bytes = max_bytes
+        self.first_seq = 1
+        self.next_seq = 1
+        self.fold_seq = 1  # records before it are kept for the laptop, not replayed (older matches)
+        self.acked = 0  # a laptop has stored every record up to this seq
+        self.locked = None  # type: str | None  # why append and rewrite refuse (a journal of newer firmware)
+        self.size = 0  # bytes in the file
+        self._f = None
+        self._marks = []  # seq, byte offset of every 32nd record
+        self._compacted = 0  # size of the file the last compaction wrote
+        self._top = 0  # the seq mark on flash: the highest seq given out
+        self._count = 0  # records in the file
+        self.rewritten = 0  # counts the files written anew (a reader of the old one must reopen)
+
+    @property
+    def needs_compaction(self):
+        # Twice the size the last compaction left, too: when what is kept is itself past max_bytes
+        # (a very long match, events the laptop has not stored), compacting again at every event
+        # would only wear the flash.
+        return self.size > self.max_bytes and self.size > 2 * self._compacted
+
+    # ---- the seq mark -------------------------------------------------------------------------
+
+    def _read_mark(self, report):
+        try:
+            with open(self.mark_path, "rb") as f:
+                words = f.read(64).split(b" ")
+        except OSError:
+            return 0, 0
+        if len(words) == 3 and words[2][-1:] == b"\n":
+            top, acked = _num(words[0]), _num(words[1])
+            if top >= 0 and acked >= 0 and _num(words[2][:-1], 16) == crc32(words[0] + b" " + words[1]):
+                return top, acked
+        report.notes.append("seq mark unreadable")
+        return 0, 0
+
+    def _write_mark(self, top):
+        d = self.mark_path[: self.mark_path.rfind("/")]
+        if not _exists(d):
+            os.mkdir(d)
+        text = b"%d %d" % (top, self.acked)
+        with open(self.mark_path, "wb") as f:
+            f.write(text + b" %08x\n" % crc32(text))
+            _sync(f)
+        self._top = top
+
+    def ack(self, seq):
+        """A laptop has stored every record up to seq: kept on flash; returns the acknowledged seq."""
+        if seq < 0 or seq >= self.next_seq:
+            raise JournalError("ack %d: the journal has given out seqs up to %d" % (seq, self.next_seq - 1))
+        if seq > self.acked:
+            self.acked = seq
+            self._write_mark(max(self._top, self.next_seq - 1))
+        return self.acked
+
+    # ---- open ---------------------------------------------------------------------------------
+
+    def open(self, apply=None):
+        """Replay the journal into apply(payload) and make it ready to append; returns a Report."""
+        self.close()
+        report = Report()
+        self.locked = None
+        if _exists(self.temp_path):
+            # A rewrite was cut before its rename: the journal is still the whole old one.
+            os.remove(self.temp_path)
+            report.notes.append("removed an unfinished compaction")
+        top, self.acked = self._read_mark(report)
+        self._top = top
+        if not _exists(self.path):
+            self._write_temp(top + 1, top + 1, (), [])
+            os.rename(self.temp_path, self.path)
+            report.notes.append("new journal")
+            if top:
+                report.lost = (1, top)  # the mark says a journal gave these out: it is gone
+        with open(self.path, "rb") as f:
+            head = _read_header(f)
+        if isinstance(head, str) and head.startswith("newer"):
+            self.locked = report.locked = "%s: %s: update the firmware" % (self.path, head[7:])
+            report.next_seq = self.next_seq = top + 1
+            return report
+        if isinstance(head, str):
+            self._salvage(head, top, report)
+            with open(self.path, "rb") as f:
+                head = _read_header(f)
+            if isinstance(head, str):  # never: _salvage has just written a good header
+                raise JournalError("%s: %s after salvage" % (self.path, head))
+        version, first, fold, hlen = head
+        bad = []
+        with open(self.path, "rb") as f:
+            f.seek(hlen)
+            expected, high, kept, end = self._scan(f, first, fold, hlen, apply, bad, top, report)
+        if bad or version != VERSION:
+            end = self._set_aside(bad, first, fold, hlen, end, report)
+        report.kept = self._count = kept
+        nxt = max(expected, high + 1, top + 1)
+        if top > high and top >= first and top - high > report.dropped - report.tail_valid:
+            report.lost = (high + 1, top)
+        report.first_seq = self.first_seq = first
+        report.next_seq = self.next_seq = nxt
+        self.rewritten += 1
+        self.fold_seq = fold
+        self.size = end
+        if top < nxt - 2:  # missing or unreadable (behind by one: a cut after a record; the next append)
+            self._write_mark(nxt - 1)
+        self._open_for_append()
+        return report
+
+    def _scan(self, f, first, fold, pos, apply, bad, top, report):
+        """Every record from byte pos: good ones replayed, others added to bad (byte ranges).
+        -> (the seq after the last one kept, the highest seq seen with a valid checksum, records
+        kept, the file's end)."""
+        marks = self._marks = []
+        buf = bytearray(_COPY_CHUNK)
+        expected = first
+        high = first - 1
+        kept = 0
+        while True:
+            expected, pos, kept, why, end = _replay(f, expected, fold, pos, apply, marks, kept)
+            seq = -1
+            if not why:
+                line, end = _line_at(f, pos, buf)
+                if line == b"":
+                    break
+                got = "record too long" if line is None else _parse(line)
+                if isinstance(got, str):
+                    why = got
+                else:
+                    seq = got[0]
+                    if seq < expected:
+                        why = "seq %d where %d or later was due" % (seq, expected)
+                    elif seq > expected and seq > top + 1 > 1:
+                        why = "seq %d past the seq mark %d" % (seq, top)  # a jump no append made
+                    else:
+                        if apply is not None and seq >= fold:
+                            try:
+                                apply(got[1].decode())
+                            except ValueError as e:
+                                why = "refused: %s" % e
+                        if not why:
+                            if kept % _MARK_EVERY == 0:
+                                marks.append(seq)
+                                marks.append(pos)
+                            kept += 1
+                            expected = seq + 1
+            else:
+                seq = expected  # refused by apply in _replay: a record with a valid checksum
+            if seq > high:
+                high = seq
+            if why:
+                if not report.dropped:
+                    report.bad_seq = expected
+                    report.reason = why
+                report.dropped += 1
+                report.dropped_bytes += end - pos
+                if seq >= 0:
+                    report.tail_valid += 1
+                _add_range(bad, pos, end)
+            pos = end
+            f.seek(pos)
+        return expected, max(high, expected - 1), kept, pos
+
+    def _salvage(self, why, top, report):
+        """A header this firmware cannot read: the whole file is copied to .old (byte for byte), and
+        the journal rewritten with every record in it whose checksum holds and whose seq follows the
+        last one kept. Two passes (the first finds the first seq, for the header): boot time only."""
+        old = self._free_name(".old")
+        buf = bytearray(_COPY_CHUNK)
+        with open(self.path, "rb") as src:
+            with open(old, "wb") as dst:
+                _copy(src, dst, 1 << 30, buf)
+                _sync(dst)
+            first = _salvaged(src, buf, None)
+            first = first if first > 0 else top + 1
+            with open(self.temp_path, "wb") as tmp:
+                tmp.write(_header(first))
+                n = _salvaged(src, buf, tmp)
+                _sync(tmp)
+        os.rename(self.temp_path, self.path)
+        report.damaged = old
+        report.notes.append("%s: %d records with a valid checksum kept" % (why, n))
+
+    def _free_name(self, suffix):
+        n = 1
+        while True:
+            name = self.path + (suffix if n == 1 else suffix + str(n))
+            if not _exists(name):
+                return name
+            n += 1
+
+    def _set_aside(self, bad, first, fold, hlen, end, report):
+        """Copy the bad byte ranges to the .bad file and rewrite the journal without them (a new
+        header: the current version). -> the new file's size. Nothing is destroyed: a power cut
+        before the rename leaves the old file, and the next boot does it again (the .bad file then
+        holds those lines twice, each copy after its own note line)."""
+        buf = bytearray(_COPY_CHUNK)
+        with open(self.path, "rb") as src:
+            if bad:
+                with open(self.bad_path, "ab") as out:
+                    out.write(b"# set aside at open: from seq %d, %d records, %d bytes: %s\n" % (
+                        report.bad_seq, report.dropped, report.dropped_bytes, report.reason.encode()))
+                    for i in range(0, len(bad), 2):
+                        src.seek(bad[i])
+                        if _copy(src, out, bad[i + 1] - bad[i], buf) != 10:
+                            out.write(b"\n")
+                    _sync(out)
+                report.set_aside = self.bad_path
+            head = _header(first, fold)
+            with open(self.temp_path, "wb") as tmp:
+                size = tmp.write(head)
+                pos = hlen
+                for i in range(0, len(bad) + 2, 2):
+                    stop = bad[i] if i < len(bad) else end
+                    src.seek(pos)
+                    _copy(src, tmp, stop - pos, buf)
+                    size += stop - pos
+                    if i < len(bad):
+                        pos = bad[i + 1]
+                _sync(tmp)
+        os.rename(self.temp_path, self.path)
+        # The marks' offsets move with what was taken out before them.
+        marks = self._marks
+        for k in range(1, len(marks), 2):
+            off = marks[k]
+            gone = hlen - len(head)
+            for i in range(0, len(bad), 2):
+                if bad[i] < off:
+                    gone += bad[i + 1] - bad[i]
+            marks[k] = off - gone
+        return size
+
+    # ---- writing --------------------------------------------------------------------------------
+
+    def append(self, payload):
+        """Write one record and sync it to flash, then the seq mark; returns its seq."""
+        data = _encode(payload)
+        f = self._f
+        if f is None:
+            raise JournalError(self.locked or "journal is not open (open() it again after a failed write)")
+        seq = self.next_seq
+        rec = _record(seq, data)
+        try:
+            f.write(rec)
+            _sync(f)
+        except BaseException:
+            # Not confirmed, and the file's end is unknown now: only open() may decide what is on flash.
+            self._abandon()
+            raise
+        if self._count % _MARK_EVERY == 0:
+            self._marks.append(seq)
+            self._marks.append(self.size)
+        self._count += 1
+        self.next_seq = seq + 1
+        self.size += len(rec)
+        try:
+            self._write_mark(seq)  # the record is confirmed; a mark that lags by one is still safe
+        except BaseException:
+            self._abandon()
+            raise
+        return seq
+
+    def compact(self, payloads, first_seq=None):
+        """Replace the journal by `payloads` numbered from first_seq (default: the next seq)."""
+        first = self.next_seq if first_seq is None else first_seq
+        if first < 1:
+            raise JournalError("first seq must be 1 or more, not %d" % first)
+        self._writable()
+        self.close()
+        marks = []
+        try:
+            with open(self.temp_path, "wb") as tmp:
+                n, size = _write_records(tmp, first, payloads, marks, tmp.write(_header(first)), 0)
+                _sync(tmp)
+            if first + n < self.next_seq:
+                raise JournalError(
+                    "compaction would end at seq %d, before the journal's %d: seqs are never reused"
+                    % (first + n - 1, self.next_seq - 1)
+                )
+        except BaseException:
+            self._drop_temp()
+            raise
+        self._replace(first, first, first + n, size, marks, n)
+
+    def rewrite(self, keep_from, payloads=()):
+        """Keep the records with seq >= keep_from (their seqs unchanged), then append payloads with
+        the next seqs; with payloads, the first of them starts the fold (a new match's set-up)."""
+        self._writable()
+        first = self.next_seq
+        gen = self.records(keep_from)
+        for seq, _ in gen:
+            first = seq
+            break
+        gen.close()  # its file now, not at the next garbage collection
+        fold = self.next_seq if payloads else max(self.fold_seq, first)
+        self.close()
+        marks = []
+        try:
+            with open(self.temp_path, "wb") as tmp:
+                size = tmp.write(_header(first, fold))
+                n = 0
+                for seq, text in self.records(keep_from):
+                    if n % _MARK_EVERY == 0:
+                        marks.append(seq)
+                        marks.append(size)
+                    size += tmp.write(_record(seq, text.encode()))
+                    n += 1
+                k, size = _write_records(tmp, self.next_seq, payloads, marks, size, n)
+                _sync(tmp)
+        except BaseException:
+            self._drop_temp()
+            raise
+        self._replace(first, fold, self.next_seq + k, size, marks, n + k)
+
+    def _writable(self):
+        if self.locked:
+            raise JournalError(self.locked)
+
+    def _drop_temp(self):
+        try:
+            os.remove(self.temp_path)
+        except OSError:
+            pass
+        self._open_for_append()
+
+    def _replace(self, first, fold, nxt, size, marks, count):
+        os.rename(self.temp_path, self.path)
+        self.rewritten += 1
+        self.first_seq = first
+        self.fold_seq = fold
+        self.next_seq = nxt
+        self.size = self._compacted = size
+        self._marks = marks
+        self._count = count
+        self._open_for_append()
+        if nxt - 1 > self._top:
+            self._write_mark(nxt - 1)
+
+    def _write_temp(self, first, fold, payloads, marks):
+        with open(self.temp_path, "wb") as f:
+            n, size = _write_records(f, first, payloads, marks, f.write(_header(first, fold)), 0)
+            _sync(f)
+        return n, size
+
+    # ---- reading --------------------------------------------------------------------------------
+
+    def records(self, from_seq=0):
+        """Yield (seq, payload) of the records with seq >= from_seq, reading the file afresh."""
+        with open(self.path, "rb") as f:
+            head = _read_header(f)
+            if isinstance(head, str):
+                return
+            f.seek(head[3])
+            seq = head[1]
+            marks = self._marks
+            if marks and head[1] == self.first_seq and from_seq > seq:
+                k = 0
+                while k + 2 < len(marks) and marks[k + 2] <= from_seq:
+                    k += 2
+                if marks[k] <= from_seq:
+                    seq = marks[k]
+                    f.seek(marks[k + 1])
+            while True:
+                line = f.readline()
+                if not line:
+                    return
+                payload = _payload(line, seq)
+                if payload is None:  # a gap in the seqs (records set aside at open), or the end
+                    got = _parse(line)
+                    if isinstance(got, str) or got[0] < seq:
+                        return
+                    seq, payload = got
+                if seq >= from_seq:
+                    yield seq, payload.decode()
+                seq += 1
+
+    def aside(self):
+        """[(name, size)] of the files that hold what open() set aside: the .bad file (records) and
+        the .old copies (whole journals whose header could not be read), for the link to page."""
+        out = []
+        for i in range(17):
+            name = self.bad_path if i == 0 else self.path + (".old" if i == 1 else ".old%d" % i)
+            try:
+                out.append((name, os.stat(name)[6]))
+            except OSError:
+                if i:
+                    break
+        return out
+
+    def read_aside(self, name, at, n):
+        """Up to n bytes of the set-aside file `name` (one aside() lists) from byte at."""
+        for known, _ in self.aside():
+            if known == name:
+                with open(name, "rb") as f:
+                    f.seek(at)
+                    return f.read(n)
+        raise JournalError("no set-aside file %s" % name)
+
+    def _open_for_append(self):
+        # Kept open between appends: one lfs file handle, no path lookup per event.
+        self._f = open(self.path, "ab")  # noqa: SIM115
+
+    def _abandon(self):
+        f = self._f
+        self._f = None
+        try:
+            if f is not None:
+                f.close()
+        except Exception:
+            pass
+
+    def close(self):
+        f = self._f
+        self._f = None
+        if f is not None:
+            f.close()
+
+
+def _write_records(f, first, payloads, marks, size, count):
+    """Write payloads as records numbered from first after count records; -> (how many, size)."""
+    n = 0
+    for payload in payloads:
+        if (count + n) % _MARK_EVERY == 0:
+            marks.append(first + n)
+            marks.append(size)
+        size += f.write(_record(first + n, _encode(payload)))
+        n += 1
+    return n, size
+
+
+def _salvaged(src, buf, out):
+    """Scan a damaged file from byte 0 for records whose checksum holds and whose seq follows the
+    last one taken; write them to out. -> the first seq taken (out None), else how many."""
+    pos = 0
+    last = 0
+    n = 0
+    while True:
+        line, end = _line_at(src, pos, buf)
+        if line == b"":
+            break
+        got = None if line is None else _parse(line)
+        if got is not None and not isinstance(got, str) and got[0] > last:
+            if out is None:
+                return got[0]
+            out.write(line)
+            last = got[0]
+            n += 1
+        pos = end
+    return -1 if out is None else n

@@ -1,5 +1,6 @@
 # The USB link protocol handler (docs/protocol.md): one request line in, reply lines out; pure, no I/O.
 import json
+from binascii import hexlify
 
 from board import jsonscan
 
@@ -10,11 +11,13 @@ PAGE_DEFAULT = 32  # events a page when the host does not say
 PAGE_MAX = 64  # keeps one reply line a few kB on the board's heap
 PUSH_BATCH = 8  # events pushed per pushes() call, so a backlog never stalls the board
 NOTE_MAX = 40  # characters of a proposal's note (one display row or two)
+ASIDE_PAGE = 384  # bytes of a set-aside file a reply carries (768 hex digits)
 
 _SEP = (",", ":")
 _EVENT_PUSH = b'{"push":"event",'  # how appended() starts an event push (the outbox's others: verdicts)
 _SPLICE = "@events@"  # placeholder replaced by the spliced event lines in an events reply
-_OPS = ("hello", "state", "events", "subscribe", "unsubscribe", "settings", "propose", "pending", "cancel")
+_OPS = ("hello", "state", "events", "subscribe", "unsubscribe", "settings", "propose", "pending", "cancel",
+        "ack", "aside")
 
 
 class LinkError(Exception):
@@ -257,7 +260,32 @@ class Link:
         form = getattr(self.match, "form", None) or self.form
         return {"protocol": PROTOCOL, "firmware": self.firmware, "board": self.board_id, "form": form,
                 "max_line": MAX_LINE, "page_max": PAGE_MAX, "first": _first_seq(self.journal),
-                "next": _next_seq(self.journal)}
+                "next": _next_seq(self.journal), "acked": getattr(self.journal, "acked", 0)}
+
+    def _op_ack(self, req):
+        # The laptop has committed every event up to seq: the journal may drop them (new match).
+        seq = _field(req, "seq", "int", -1, True)
+        end = _next_seq(self.journal)
+        if seq < 0 or seq >= end:
+            raise LinkError("range", "'seq' must be 0..%d" % (end - 1))
+        return {"acked": self.journal.ack(seq)}
+
+    def _op_aside(self, req):
+        # What the journal set aside at boot (records, whole damaged files), byte for byte, in pages.
+        files = self.journal.aside()
+        name = _field(req, "name", "str", None)
+        if name is None:
+            return {"files": [{"name": _base(path), "size": size} for path, size in files]}
+        at = _field(req, "from", "int", 0)
+        if at < 0:
+            raise LinkError("range", "'from' must be >= 0")
+        for path, size in files:
+            if _base(path) == name:
+                data = self.journal.read_aside(path, at, ASIDE_PAGE)
+                nxt = at + len(data)
+                return {"name": name, "from": at, "data": hexlify(data).decode(), "next": nxt, "size": size,
+                        "more": nxt < size}
+        raise LinkError("range", "no set-aside file '%s'" % name[:40])
 
     def _op_state(self, req):
         return {"state": state_of(self.match), "next": _next_seq(self.journal),
@@ -402,6 +430,10 @@ class Link:
         self._push_cursor.close()
 
 
+def _base(path):
+    return path[path.rfind("/") + 1 :]
+
+
 def _hex(raw):
     return "".join("%02x" % b for b in raw)
 
@@ -440,10 +472,11 @@ class _Cursor:
     def read(self, journal, start, limit):
         """Up to `limit` (seq, event line) from seq `start`; the lines are the journal's own payloads."""
         size = getattr(journal, "size", 0)
-        if self.gen is None or self.next != start or self.first != journal.first_seq or size < self.size:
+        first = getattr(journal, "rewritten", journal.first_seq)  # a new file since the last page?
+        if self.gen is None or self.next != start or self.first != first or size < self.size:
             self.close()
             self.gen = journal.records(start)
-            self.first = journal.first_seq
+            self.first = first
         out = []
         try:
             for seq, line in self.gen:

@@ -106,7 +106,7 @@ def ok_alone(ctl, now):
     elif ph == "game over":
         ctl.commit({"t": "game"})
     else:
-        ctl.propose({"t": "_new"}, "New match?")
+        ctl.propose({"t": "_new"}, ctl.host.new_match_note())
 
 
 def laid_cards(ctl):
