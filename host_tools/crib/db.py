@@ -8,7 +8,7 @@ import time
 
 from crib import dbconn
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 APP = "cribboard"
 
 _SCHEMA = """
@@ -72,13 +72,40 @@ _PG_META = "CREATE TABLE IF NOT EXISTS crib_meta (key TEXT PRIMARY KEY, value IN
 _PG_LOCK = 7373121  # pg_advisory_xact_lock key: laptops creating the schema at once take turns
 
 
-def _schema(dialect):
+def _schema(dialect, text=_SCHEMA):
     if dialect == "sqlite":
-        return _SCHEMA
-    text = _SCHEMA
+        return text
     for old, new in _PG_WORDS:
         text = text.replace(old, new)
     return text
+
+
+# Each step brings a database of the version before it up to its own (connect() runs what is due,
+# on SQLite and PostgreSQL alike: _schema() spells it for each).
+_MIGRATIONS = {
+    # 2: issue 9. An event the board served again with other content is kept beside the first one
+    # (never silently ignored), and what the board's journal set aside at boot is kept, quarantined.
+    2: """
+CREATE TABLE served_again (
+    board    TEXT NOT NULL,
+    seq      INTEGER NOT NULL,
+    event    TEXT NOT NULL,               -- other content served for this seq (events holds the first)
+    received REAL NOT NULL,
+    UNIQUE (board, seq, event)
+);
+CREATE TABLE quarantine (
+    board    TEXT NOT NULL,
+    file     TEXT NOT NULL,               -- the board's set-aside file (journal.log.bad, .old, ...)
+    at       INTEGER NOT NULL,            -- byte offset of the line in that file
+    size     INTEGER NOT NULL,            -- its length in bytes, newline included
+    seq      INTEGER,                     -- the record's seq when it could be read
+    valid    INTEGER NOT NULL,            -- 1: the record's checksum holds (an intact event set aside)
+    line     TEXT NOT NULL,               -- the line as the board kept it (bytes that are not UTF-8 escaped)
+    received REAL NOT NULL,
+    UNIQUE (board, file, at)
+);
+""",
+}
 
 
 class DbError(Exception):
@@ -134,11 +161,17 @@ def _check_sqlite(con, path):
             raise DbError("%s is not a crib database (it has tables but no schema version)" % path)
         with con:
             con.executescript(_SCHEMA)
-            con.execute("PRAGMA user_version = %d" % SCHEMA_VERSION)
+            con.execute("PRAGMA user_version = 1")
+        version = 1
     elif version > SCHEMA_VERSION:
         con.close()
         raise DbError("%s has schema %d, newer than this crib's %d: update crib"
                       % (path, version, SCHEMA_VERSION))
+    while version < SCHEMA_VERSION:
+        version += 1
+        with con:
+            con.executescript(_MIGRATIONS[version])
+            con.execute("PRAGMA user_version = %d" % version)
     return con
 
 
@@ -156,8 +189,12 @@ def _check_pg(con, url):
                               % dbconn.describe(url))
             con.execute(_PG_META)
             con.executescript(_schema("postgresql"))
-            con.execute("INSERT INTO crib_meta(key, value) VALUES ('schema', ?)", (SCHEMA_VERSION,))
+            con.execute("INSERT INTO crib_meta(key, value) VALUES ('schema', 1)")
         version = con.execute("SELECT value FROM crib_meta WHERE key='schema'").fetchone()[0]
+        while version < SCHEMA_VERSION:
+            version += 1
+            con.executescript(_schema("postgresql", _MIGRATIONS[version]))
+            con.execute("UPDATE crib_meta SET value=? WHERE key='schema'", (version,))
     if version > SCHEMA_VERSION:
         con.close()
         raise DbError("%s has schema %d, newer than this crib's %d: update crib"
@@ -182,8 +219,12 @@ def next_seq(con, board):
     return 0 if row[0] is None else row[0] + 1
 
 
-def add_events(con, board, items, now=None):
-    """Store [{"seq", "event"}] for `board` in one transaction; returns how many were new."""
+def add_events(con, board, items, now=None, again=None):
+    """Store [{"seq", "event"}] for `board` in one transaction; returns how many were new.
+
+    An event served again with the same content adds nothing; with other content it is kept in
+    served_again beside the first one, and its seq is appended to `again` (a list) when given.
+    """
     now = time.time() if now is None else now
     rows = []
     for item in items:
@@ -195,10 +236,49 @@ def add_events(con, board, items, now=None):
         # One row at a time: the count of rows new to the database is the same on SQLite and PostgreSQL.
         added = 0
         for row in rows:
-            added += con.execute("INSERT INTO events(board, seq, t, event, received) VALUES (?,?,?,?,?) "
-                                 "ON CONFLICT DO NOTHING", row).rowcount
+            new = con.execute("INSERT INTO events(board, seq, t, event, received) VALUES (?,?,?,?,?) "
+                              "ON CONFLICT DO NOTHING", row).rowcount
+            added += new
+            if not new:
+                had = con.execute("SELECT event FROM events WHERE board=? AND seq=?", row[:2]).fetchone()[0]
+                if had != row[3] and con.execute(
+                        "INSERT INTO served_again(board, seq, event, received) VALUES (?,?,?,?) "
+                        "ON CONFLICT DO NOTHING", (board, row[1], row[3], now)).rowcount and again is not None:
+                    again.append(row[1])
         con.execute("UPDATE boards SET last_sync=? WHERE board=?", (now, board))
     return added
+
+
+def served_again(con, board):
+    """(seq, event text) of the events `board` served again with other content, by seq."""
+    return [(r[0], r[1]) for r in con.execute(
+        "SELECT seq, event FROM served_again WHERE board=? ORDER BY seq, received, event", (board,))]
+
+
+def aside_fetched(con, board, name):
+    """Bytes of the board's set-aside file `name` stored so far (up to the end of its last whole line)."""
+    row = con.execute("SELECT max(at + size) FROM quarantine WHERE board=? AND file=?",
+                      (board, name)).fetchone()
+    return row[0] or 0
+
+
+def add_quarantined(con, board, name, lines, now=None):
+    """Store [(at, size, seq or None, valid, line text)] from a set-aside file; returns how many were new."""
+    now = time.time() if now is None else now
+    added = 0
+    with con:
+        for at, size, seq, valid, text in lines:
+            added += con.execute("INSERT INTO quarantine(board, file, at, size, seq, valid, line, received) "
+                                 "VALUES (?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
+                                 (board, name, at, size, seq, int(valid), text, now)).rowcount
+    return added
+
+
+def quarantined(con, board):
+    """Rows of `board`'s quarantined lines (file, at, size, seq, valid, line), in file order."""
+    cur = con.execute("SELECT file, at, size, seq, valid, line FROM quarantine WHERE board=? ORDER BY file, at",
+                      (board,))
+    return [{"file": r[0], "at": r[1], "size": r[2], "seq": r[3], "valid": r[4], "line": r[5]} for r in cur]
 
 
 def events(con, board, start=0):

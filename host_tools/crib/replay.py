@@ -172,5 +172,21 @@ def replay_board(board, events):
 def rebuild(con, board):
     """Replay `board` from the database and rewrite its games; returns (games, orphan seqs, last Match)."""
     games, orphans, m = replay_board(board, list(db.events(con, board)))
+    flag_doubts(games, db.served_again(con, board), db.quarantined(con, board))
     db.store_games(con, board, games)
     return games, orphans, m
+
+
+def flag_doubts(games, again, quarantined):
+    """Flag the game each doubtful seq falls in: served again with other content, or an intact record
+    the board set aside (kept in quarantine): the history of that game may not be the board's."""
+    doubts = [(seq, "seq %d was served again with other content (both kept)" % seq) for seq, _ in again]
+    doubts += [(q["seq"], "seq %d was set aside by the board's journal (kept as quarantined)" % q["seq"])
+               for q in quarantined if q["valid"]]
+    for seq, why in sorted(doubts):
+        hit = None
+        for g in games:
+            if g.first_seq <= seq:
+                hit = g  # the last game that started at or before seq
+        if hit is not None and why not in hit.flags:
+            hit.flags.append(why)

@@ -1,10 +1,14 @@
-# `crib sync`: copy the board's new events into SQLite, page by page, so a cut sync resumes where it stopped.
+# `crib sync`: the board's new events into SQLite page by page; events served again compared; set-asides kept.
+import zlib
+
 from crib import db
-from crib.client import LinkError
+from crib.client import LinkError, Refused
 
 # More events than any board's flash holds at once (a Pico's 1.4 MB of littlefs is about 30,000
 # events at 48 bytes each): a board claiming more is not believed.
 BOARD_MAX_EVENTS = 200_000
+OVERLAP = 4096  # stored events the board still holds that a sync reads again, to compare
+ASIDE_MAX = 1 << 20  # bytes of one set-aside file fetched at most (a board's flash holds 1.4 MB)
 
 
 class SyncReport:
@@ -17,6 +21,10 @@ class SyncReport:
         self.pages = 0
         self.missing = None  # (first, last) seqs the board no longer holds and the database lacks
         self.behind = False  # the board's journal ends before the database's: another board with this id?
+        self.again = []  # seqs the board served again with other content (both kept)
+        self.quarantined = 0  # set-aside lines newly stored
+        self.quarantined_valid = 0  # of them, records whose checksum holds
+        self.acked = None  # type: int | None  # the seq the board was told is stored (None: an older board)
 
     def __str__(self):
         text = "board %s: %d new events (seq %d..%d), %d pages" % (
@@ -25,6 +33,13 @@ class SyncReport:
             text += "; seqs %d..%d were gone from the board before this laptop saw them" % self.missing
         if self.behind:
             text += "; the board's journal ends before this database's (a reflashed board?)"
+        if self.again:
+            seqs = ", ".join(str(s) for s in self.again[:8]) + (", ..." if len(self.again) > 8 else "")
+            text += ("; WARNING: %d events served again with other content (seq %s): both kept, their "
+                     "games flagged" % (len(self.again), seqs))
+        if self.quarantined:
+            text += ("; %d lines the board set aside stored as quarantined (%d intact records)"
+                     % (self.quarantined, self.quarantined_valid))
         return text
 
 
@@ -33,7 +48,10 @@ def sync(client, con, progress=None, page=64):
 
     Each page is committed on its own: stop anywhere (cable, Ctrl-C, a board reset) and the next
     sync asks from the highest seq stored. (board, seq) is the primary key, so a page fetched twice
-    adds nothing.
+    adds nothing; the stored events the board still holds are read again and compared, and one
+    served with other content is kept beside the first (db.served_again). Then the board's set-aside
+    files are stored as quarantined, and the board is told which seqs are stored (`ack`), so it may
+    drop them at its next new match.
     """
     hello = client.hello or client.connect()
     board = hello["board"]
@@ -51,15 +69,83 @@ def sync(client, con, progress=None, page=64):
                         % (max(start, first), hello["next"] - 1))
     if start < first and db.count_events(con, board):
         report.missing = (start, first - 1)
+    read_from = max(first, start - OVERLAP) if start else start
     if progress:
-        progress(start, report.end)
+        progress(read_from, report.end)
     # Up to the end the board gave at hello: events played meanwhile wait for the next sync, and a
     # board inventing events or pages cannot make this one endless.
-    for reply in client.iter_pages(start, page, stop=hello["next"]):
+    last = None
+    for reply in client.iter_pages(read_from, page, stop=hello["next"]):
         report.pages += 1
         report.received += len(reply["events"])
-        report.added += db.add_events(con, board, reply["events"])
+        report.added += db.add_events(con, board, reply["events"], again=report.again)
         report.end = reply["end"]
+        last = reply["next"] - 1
         if progress:
             progress(reply["next"], reply["end"])
+    _fetch_aside(client, con, board, report)
+    acked = hello.get("acked")
+    if isinstance(acked, int) and last is not None and acked < last < hello["next"]:
+        report.acked = client.request("ack", seq=last)["acked"]
     return report
+
+
+def _fetch_aside(client, con, board, report):
+    """Store the lines of the board's set-aside files this database lacks (an older board has none)."""
+    try:
+        files = client.request("aside")["aside"]
+    except Refused as e:
+        if e.code == "op":
+            return
+        raise
+    if not isinstance(files, list):
+        raise LinkError("the board's set-aside list is not a list: stopped")
+    for f in files[:32]:
+        name = f.get("name") if isinstance(f, dict) else None
+        size = f.get("size") if isinstance(f, dict) else None
+        if not isinstance(name, str) or len(name) > 64 or not isinstance(size, int) or size < 0:
+            raise LinkError("the board's set-aside list names no sensible file: stopped")
+        at = db.aside_fetched(con, board, name)
+        data = bytearray()
+        pos = at
+        while pos < min(size, at + ASIDE_MAX):
+            r = client.request("aside", name=name, **{"from": pos})
+            try:
+                chunk = bytes.fromhex(r["data"]) if isinstance(r.get("data"), str) else b""
+            except ValueError:
+                raise LinkError("the board's set-aside page is not hex: stopped") from None
+            if not chunk:
+                break
+            data += chunk
+            pos += len(chunk)
+        lines = parse_aside(at, bytes(data))
+        report.quarantined += db.add_quarantined(con, board, name, lines)
+        report.quarantined_valid += sum(1 for line in lines if line[3])
+
+
+def parse_aside(at, data):
+    """[(offset, size, seq or None, checksum holds, text)] of the whole lines in data (read from
+    byte `at` of a set-aside file); a last line without its newline waits for the next sync."""
+    out = []
+    pos = 0
+    while True:
+        nl = data.find(b"\n", pos)
+        if nl < 0:
+            return out
+        raw = data[pos:nl]
+        seq, valid = _record(raw)
+        out.append((at + pos, nl + 1 - pos, seq, valid, raw.decode("utf-8", "backslashreplace")))
+        pos = nl + 1
+
+
+def _record(raw):
+    """(seq, checksum holds) of a journal record line (docs/journal.md), (None, False) otherwise."""
+    parts = raw.split(b" ", 2)
+    if len(parts) < 3 or not parts[0].isdigit() or len(parts[0]) > 12 or len(parts[1]) != 8:
+        return None, False
+    seq = int(parts[0])
+    try:
+        crc = int(parts[1], 16)
+    except ValueError:
+        return seq, False
+    return seq, zlib.crc32(parts[2], seq & 0xFFFFFFFF) == crc
