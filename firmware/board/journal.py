@@ -390,23 +390,23 @@ class Journal:
             report.notes.append("new journal")
             if top:
                 report.lost = (1, top)  # the mark says a journal gave these out: it is gone
-        with open(self.path, "rb") as f:
-            head = _read_header(f)
-        if isinstance(head, str) and head.startswith("newer"):
-            self.locked = report.locked = "%s: %s: update the firmware" % (self.path, head[7:])
-            report.next_seq = self.next_seq = top + 1
-            return report
-        if isinstance(head, str):
-            self._salvage(head, top, report)
-            with open(self.path, "rb") as f:
-                head = _read_header(f)
-            if isinstance(head, str):  # never: _salvage has just written a good header
-                raise JournalError("%s: %s after salvage" % (self.path, head))
-        version, first, fold, hlen = head
         bad = []
-        with open(self.path, "rb") as f:
-            f.seek(hlen)
-            expected, high, kept, end = self._scan(f, first, fold, hlen, apply, bad, top, report)
+        for _ in range(2):  # once more after a salvage, which writes a good header
+            with open(self.path, "rb") as f:  # one file object for header and records (heap at boot)
+                head = _read_header(f)
+                if not isinstance(head, str):
+                    version, first, fold, hlen = head
+                    size = f.seek(0, 2)
+                    f.seek(hlen)
+                    got = self._scan(f, first, fold, hlen, size, apply, bad, top, report)
+                    expected, high, kept, end = got
+                    break
+            if head.startswith("newer") or report.damaged:  # (damaged again after a salvage: a bug)
+                why = head[7:] + ": update the firmware" if head.startswith("newer") else head
+                self.locked = report.locked = "%s: %s" % (self.path, why)
+                report.next_seq = self.next_seq = top + 1
+                return report
+            self._salvage(head, top, report)
         if bad or version != VERSION:
             end = self._set_aside(bad, first, fold, hlen, end, report)
         report.kept = self._count = kept
@@ -423,12 +423,12 @@ class Journal:
         self._open_for_append()
         return report
 
-    def _scan(self, f, first, fold, pos, apply, bad, top, report):
+    def _scan(self, f, first, fold, pos, size, apply, bad, top, report):
         """Every record from byte pos: good ones replayed, others added to bad (byte ranges).
         -> (the seq after the last one kept, the highest seq seen with a valid checksum, records
         kept, the file's end)."""
         marks = self._marks = []
-        buf = bytearray(_COPY_CHUNK)
+        buf = None  # for a line too long to read whole: rare, made when needed
         expected = first
         high = first - 1
         kept = 0
@@ -436,9 +436,11 @@ class Journal:
             expected, pos, kept, why, end = _replay(f, expected, fold, pos, apply, marks, kept)
             seq = -1
             if not why:
-                line, end = _line_at(f, pos, buf)
-                if line == b"":
+                if pos >= size:
                     break
+                if buf is None:
+                    buf = bytearray(_COPY_CHUNK)
+                line, end = _line_at(f, pos, buf)
                 got = "record too long" if line is None else _parse(line)
                 if isinstance(got, str):
                     why = got

@@ -161,6 +161,8 @@ class Tally:
         self.not_kept = []
         self.not_clean = []
         self.reported = 0  # boots whose report said something was wrong
+        self.rollbacks = 0  # of them, a seq mark above the journal (reported as a rollback)
+        self.damaged = 0  # of them, a header it could not read (the whole file kept as .old)
         self.locked = 0
         self.mount_refused = 0
         self.no_effect = 0  # image flips that changed nothing the journal reads
@@ -170,11 +172,14 @@ class Tally:
             self.not_clean)
 
     def __str__(self):
-        return ("%d cases: %d tracebacks, %d seqs reused, %d confirmed events lost without a report, %d lines "
-                "not kept, %d journals not clean after; %d boots reported damage, %d locked (newer version), "
-                "%d mounts refused by littlefs, %d flips changed nothing read"
-                % (self.cases, len(self.tracebacks), len(self.reused), len(self.silent_loss), len(self.not_kept),
-                   len(self.not_clean), self.reported, self.locked, self.mount_refused, self.no_effect))
+        return (
+            "%d cases: %d tracebacks, %d seqs reused, %d confirmed events lost without a report, "
+            "%d lines not kept, %d journals not clean after; %d boots reported damage (%d rollbacks, %d damaged headers), "
+            "%d locked (newer version), %d mounts refused by littlefs, %d flips changed nothing read"
+            % (self.cases, len(self.tracebacks), len(self.reused), len(self.silent_loss), len(self.not_kept),
+               len(self.not_clean), self.reported, self.rollbacks, self.damaged, self.locked,
+               self.mount_refused, self.no_effect)
+        )
 
 
 def make_flash(lines):
@@ -216,6 +221,8 @@ def boot_and_check(label, lines, tally, spoilt=None):
         return
     if not report.ok:
         tally.reported += 1
+        tally.rollbacks += report.lost is not None
+        tally.damaged += report.damaged is not None
     if report.next_seq <= len(lines):
         tally.reused.append("%s: next seq %d after %d given" % (label, report.next_seq, len(lines)))
     held = {}
