@@ -175,7 +175,8 @@ class Tally:
         return (
             "%d cases: %d tracebacks, %d seqs reused, %d confirmed events lost without a report, "
             "%d lines not kept, %d journals not clean after; %d boots reported damage (%d rollbacks, "
-            "%d damaged headers), %d locked (newer version), %d mounts refused by littlefs, %d flips changed nothing read"
+            "%d damaged headers), %d locked (newer version), %d mounts refused by littlefs, "
+            "%d flips changed nothing read"
             % (self.cases, len(self.tracebacks), len(self.reused), len(self.silent_loss), len(self.not_kept),
                len(self.not_clean), self.reported, self.rollbacks, self.damaged, self.locked,
                self.mount_refused, self.no_effect)
