@@ -168,10 +168,8 @@ def _check_sqlite(con, path):
         raise DbError("%s has schema %d, newer than this crib's %d: update crib"
                       % (path, version, SCHEMA_VERSION))
     while version < SCHEMA_VERSION:
-        version += 1
-        with con:
-            con.executescript(_MIGRATIONS[version])
-            con.execute("PRAGMA user_version = %d" % version)
+        version += 1  # one transaction: the tables and the version that says they are there
+        con.executescript("BEGIN;" + _MIGRATIONS[version] + "PRAGMA user_version = %d; COMMIT;" % version)
     return con
 
 
@@ -240,10 +238,13 @@ def add_events(con, board, items, now=None, again=None):
                               "ON CONFLICT DO NOTHING", row).rowcount
             added += new
             if not new:
-                had = con.execute("SELECT event FROM events WHERE board=? AND seq=?", row[:2]).fetchone()[0]
-                if had != row[3] and con.execute(
-                        "INSERT INTO served_again(board, seq, event, received) VALUES (?,?,?,?) "
-                        "ON CONFLICT DO NOTHING", (board, row[1], row[3], now)).rowcount and again is not None:
+                had = con.execute("SELECT event FROM events WHERE board=? AND seq=?",
+                                  row[:2]).fetchone()[0]
+                if had == row[3]:
+                    continue
+                kept = con.execute("INSERT INTO served_again(board, seq, event, received) VALUES (?,?,?,?) "
+                                   "ON CONFLICT DO NOTHING", (board, row[1], row[3], now)).rowcount
+                if kept and again is not None:
                     again.append(row[1])
         con.execute("UPDATE boards SET last_sync=? WHERE board=?", (now, board))
     return added
@@ -276,8 +277,8 @@ def add_quarantined(con, board, name, lines, now=None):
 
 def quarantined(con, board):
     """Rows of `board`'s quarantined lines (file, at, size, seq, valid, line), in file order."""
-    cur = con.execute("SELECT file, at, size, seq, valid, line FROM quarantine WHERE board=? ORDER BY file, at",
-                      (board,))
+    cur = con.execute("SELECT file, at, size, seq, valid, line FROM quarantine WHERE board=? "
+                      "ORDER BY file, at", (board,))
     return [{"file": r[0], "at": r[1], "size": r[2], "seq": r[3], "valid": r[4], "line": r[5]} for r in cur]
 
 

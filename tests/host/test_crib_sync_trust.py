@@ -2,7 +2,6 @@
 # an event served again with other content is kept beside the first, said and flagged; what the
 # board set aside is stored as quarantined; the board is told what is stored.
 import json
-import sqlite3
 
 from both.linkfakes import journal, new_match, pegs
 from fakeport import FakePort
@@ -11,7 +10,7 @@ from test_crib_sync import BOARD, stored
 from board import link as board_link
 from board.journal import Journal
 from board.link import Link
-from crib import db
+from crib import db, dbconn
 from crib.client import LinkClient
 from crib.replay import rebuild
 from crib.sync import sync
@@ -27,13 +26,13 @@ def _client(link):
     return LinkClient(FakePort(link), timeout=0.5)
 
 
-def test_an_event_served_again_with_other_content_is_kept_said_and_flagged(tmp_path):
+def test_an_event_served_again_with_other_content_is_kept_said_and_flagged(history_db):
     # Before: INSERT OR IGNORE kept the first content and said nothing (issue 9: the history mixed
     # two timelines). A board that hands seqs out again (older firmware, a damaged flash) must show.
     j = journal()
     m = new_match(j)
     pegs(j, m, 20)
-    con = db.connect(str(tmp_path / "h.sqlite3"))
+    con = db.connect(history_db)  # SQLite and PostgreSQL
     sync(_client(_board(j, m)), con)
     first = dict(stored(con))
     # The same board serves seqs 10..22 again, different from before (a reused timeline).
@@ -52,7 +51,7 @@ def test_an_event_served_again_with_other_content_is_kept_said_and_flagged(tmp_p
     assert rep.again == []
 
 
-def test_what_the_board_set_aside_is_stored_as_quarantined_and_its_game_flagged(tmp_path):
+def test_what_the_board_set_aside_is_stored_as_quarantined_and_its_game_flagged(history_db):
     # Before: the .bad file stayed on the board, where nothing could read it.
     j = journal()
     m = new_match(j)
@@ -68,7 +67,7 @@ def test_what_the_board_set_aside_is_stored_as_quarantined_and_its_game_flagged(
     assert j.open().dropped == 1
     with open(j.path + ".bad", "ab") as f:  # and an intact record the fold refused, as open() keeps them
         f.write(b"40 %08x " % __import__("zlib").crc32(b'{"t":"x"}', 40) + b'{"t":"x"}\n')
-    con = db.connect(str(tmp_path / "h.sqlite3"))
+    con = db.connect(history_db)  # SQLite and PostgreSQL
     rep = sync(_client(_board(j, m)), con)
     q = db.quarantined(con, HEX)
     assert [(r["seq"], r["valid"]) for r in q] == [(None, 0), (12, 0), (40, 1)]  # note, flipped, intact
@@ -108,16 +107,23 @@ def test_an_older_board_without_ack_or_aside_still_syncs(tmp_path, monkeypatch):
     assert rep.added == 7 and rep.acked is None and j.acked == 0
 
 
-def test_a_version_1_history_is_migrated_and_keeps_its_events(tmp_path):
-    path = str(tmp_path / "old.sqlite3")
-    con = sqlite3.connect(path)
-    con.executescript(db._SCHEMA)
-    con.execute("PRAGMA user_version = 1")
-    con.execute("INSERT INTO boards(board, first_seen) VALUES ('b', 0)")
-    con.execute("INSERT INTO events VALUES ('b', 1, 'setup', '{\"t\":\"setup\"}', 0)")
-    con.commit()
+def test_a_version_1_history_is_migrated_and_keeps_its_events(history_db):
+    con = dbconn.connect(history_db)
+    with con:
+        if dbconn.dialect(con) == "sqlite":
+            con.executescript(db._SCHEMA)
+            con.execute("PRAGMA user_version = 1")
+        else:  # as crib made it on PostgreSQL before schema 2
+            con.execute(db._PG_META)
+            con.executescript(db._schema("postgresql"))
+            con.execute("INSERT INTO crib_meta(key, value) VALUES ('schema', 1)")
+        con.execute("INSERT INTO boards(board, first_seen) VALUES ('b', 0)")
+        con.execute("INSERT INTO events VALUES ('b', 1, 'setup', '{\"t\":\"setup\"}', 0)")
     con.close()
-    con = db.connect(path)
-    assert con.execute("PRAGMA user_version").fetchone()[0] == db.SCHEMA_VERSION == 2
+    con = db.connect(history_db)
     assert db.count_events(con, "b") == 1
     assert db.served_again(con, "b") == [] and db.quarantined(con, "b") == []
+    db.add_events(con, "b", [{"seq": 1, "event": {"t": "other"}}])
+    assert db.served_again(con, "b") == [(1, '{"t":"other"}')]
+    con.close()
+    assert db.connect(history_db) is not None  # once migrated, it opens as it is
