@@ -131,15 +131,9 @@ class App:
         self.recent = []
         self._sync_link()
 
-    def new_match_note(self, ask="New match?"):
-        """The question before a new match, saying how many games the laptop has not stored."""
-        n = self.unsynced_games()
-        if n:
-            return "%s %d game%s not synced: OK to keep going" % (ask, n, "" if n == 1 else "s")
-        return ask
-
-    def unsynced_games(self):
-        """Games with a record past the laptop's acknowledged seq (read from the journal: not a hot path)."""
+    def new_match_note(self, text="New match?"):
+        """The question before a new match, saying how many games (with a record past the laptop's
+        acknowledged seq) the laptop has not stored: read from the journal, not a hot path."""
         n = 0
         played = False
         j = self.journal
@@ -147,9 +141,12 @@ class App:
             if line.startswith('{"t":"setup"') or line.startswith('{"t":"game"'):
                 n += played
                 played = False
-            elif not line.startswith('{"t":"end"'):
+            elif line != '{"t":"end"}':
                 played = True
-        return n + played
+        n += played
+        if n:
+            return "%s %d game%s not synced: OK to keep going" % (text, n, "" if n == 1 else "s")
+        return text
 
     def reset_board(self):
         """Settings back to their defaults (saved now) and a new match."""
@@ -234,7 +231,7 @@ class App:
     def _compact(self):
         # The current match and whatever the laptop has not acknowledged stay, with their seqs.
         j = self.journal
-        j.rewrite(min(j.acked + 1, j.fold_seq))
+        j.rewrite(min(j.acked + 1, j.fold))
 
     def describe_last(self):
         ev = self.recent[-1] if self.recent else None

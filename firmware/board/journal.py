@@ -39,7 +39,7 @@ except ImportError:  # CPython: const(x) is just x
 VERSION = 2
 MAGIC = b"cribboard-journal"
 DEFAULT_MAX_BYTES = 64 * 1024  # ~1400 records of ~46 bytes; the scripted three-game match is ~24 KB
-MAX_RECORD = const(1100)  # a longer line is no record this firmware wrote (a link line is <= 1024)
+_MAX_RECORD = const(1100)  # a longer line is no record this firmware wrote (a link line is <= 1024)
 _MARK_EVERY = const(32)  # (seq, offset) of every 32nd record: records(seq) seeks near its seq
 _COPY_CHUNK = const(512)
 _READ = const(512)  # bytes read at a time at boot: a few records (~46 bytes each)
@@ -84,7 +84,7 @@ class Report:
         if self.locked:
             return "Update firmware:", "journal is newer"
         if self.lost:
-            return "Journal rollback", "lost %d-%d" % self.lost
+            return "Journal rollback", "lost seq %d-%d" % self.lost
         if self.damaged:
             return "Journal damaged", "kept, see log"
         if self.dropped:
@@ -133,7 +133,7 @@ def _encode(payload):
     data = payload.encode()
     if b"\n" in data or b"\r" in data:
         raise JournalError("journal payload must be one line: %r" % payload[:40])
-    if len(data) > MAX_RECORD - 20:
+    if len(data) > _MAX_RECORD - 20:
         raise JournalError("journal payload too long: %d bytes" % len(data))
     return data
 
@@ -147,22 +147,22 @@ def _header(first_seq, fold=None):
     return h + b" crc %08x\n" % crc32(h)
 
 
-def _num(word, base=10):
+def _num(data, base=10):
     """The number a field holds, written exactly as this firmware writes it; else -1."""
-    if not word or len(word) > 10:
+    if not data or len(data) > 10:
         return -1
     try:
-        n = int(word, base)
+        n = int(data, base)
     except ValueError:
         return -1
-    if (b"%08x" % n if base == 16 else b"%d" % n) != word:
+    if (b"%08x" % n if base == 16 else b"%d" % n) != data:
         return -1
     return n
 
 
 def _read_header(f):
-    """-> (version, first, fold, header length), or why it is not a header this firmware can use (a
-    str; starting with "newer" for a journal of newer firmware, whose header checksum holds)."""
+    """-> (version, first, fold, header length); the version (an int) of a journal of newer firmware,
+    whose header checksum holds; else why it is not a header this firmware can use (a str)."""
     head = f.read(_HEAD)
     nl = head.find(b"\n")
     if nl < 0 or not head.startswith(MAGIC + b" "):
@@ -175,7 +175,7 @@ def _read_header(f):
     if version < 2 or len(words) < 4 or words[-2] != b"crc" or _num(words[-1], 16) != crc32(line[:-13]):
         return "damaged journal header"
     if version > VERSION:
-        return "newer: journal schema version %d; this firmware reads %d and older" % (version, VERSION)
+        return version
     first = _num(words[3]) if len(words) == 8 and words[2] == b"first" and words[4] == b"fold" else -1
     fold = _num(words[5]) if first > 0 else -1
     if fold < first:
@@ -206,14 +206,14 @@ def _parse(line):
 
 
 def _line_at(f, pos, buf):
-    """(the line starting at byte pos, its end): a line over MAX_RECORD comes back as None, its end
+    """(the line starting at byte pos, its end): a line over _MAX_RECORD comes back as None, its end
     found a block at a time, so a 64 KB line costs no 64 KB of heap."""
     f.seek(pos)
-    line = f.read(MAX_RECORD + 1)
+    line = f.read(_MAX_RECORD + 1)
     nl = line.find(b"\n")
     if nl >= 0:
         return line[: nl + 1], pos + nl + 1
-    if len(line) <= MAX_RECORD:
+    if len(line) <= _MAX_RECORD:
         return line, pos + len(line)  # the end of the file, without a newline
     end = pos + len(line)
     while True:
@@ -287,15 +287,6 @@ def _payload(line, expected):
     return None
 
 
-def _add_range(ranges, start, end):
-    """Add the byte range [start, end) to a flat [start, end, ...] list, merged with the last one."""
-    if ranges and ranges[-1] == start:
-        ranges[-1] = end
-    else:
-        ranges.append(start)
-        ranges.append(end)
-
-
 def _copy(src, dst, count, buf):
     """Copy count bytes from src to dst through buf; returns the last byte copied (or -1)."""
     mv = memoryview(buf)
@@ -319,16 +310,16 @@ class Journal:
         self.max_bytes = max_bytes
         self.first_seq = 1
         self.next_seq = 1
-        self.fold_seq = 1  # records before it are kept for the laptop, not replayed (older matches)
+        self.fold = 1  # records before this seq are kept for the laptop, not replayed (older matches)
         self.acked = 0  # a laptop has stored every record up to this seq
-        self.locked = None  # type: str | None  # why append and rewrite refuse (a journal of newer firmware)
+        self.locked = None  # type: str | None  # why append and rewrite refuse (newer firmware's journal)
         self.size = 0  # bytes in the file
+        self.rewritten = 0  # counts the files written anew (a reader of the old one must reopen)
+        self.mark = 0  # the seq mark on flash: the highest seq given out
         self._f = None
         self._marks = []  # seq, byte offset of every 32nd record
         self._compacted = 0  # size of the file the last compaction wrote
-        self._top = 0  # the seq mark on flash: the highest seq given out
         self._count = 0  # records in the file
-        self.rewritten = 0  # counts the files written anew (a reader of the old one must reopen)
 
     @property
     def needs_compaction(self):
@@ -337,30 +328,15 @@ class Journal:
         # would only wear the flash.
         return self.size > self.max_bytes and self.size > 2 * self._compacted
 
-    # ---- the seq mark -------------------------------------------------------------------------
-
-    def _read_mark(self, report):
-        try:
-            with open(self.mark_path, "rb") as f:
-                words = f.read(64).split(b" ")
-        except OSError:
-            return 0, 0
-        if len(words) == 3 and words[2][-1:] == b"\n":
-            top, acked = _num(words[0]), _num(words[1])
-            if top >= 0 and acked >= 0 and _num(words[2][:-1], 16) == crc32(words[0] + b" " + words[1]):
-                return top, acked
-        report.notes.append("seq mark unreadable")
-        return 0, 0
-
-    def _write_mark(self, top):
+    def _write_mark(self, seq):
         d = self.mark_path[: self.mark_path.rfind("/")]
         if not _exists(d):
             os.mkdir(d)
-        text = b"%d %d" % (top, self.acked)
+        text = b"%d %d" % (seq, self.acked)
         with open(self.mark_path, "wb") as f:
             f.write(text + b" %08x\n" % crc32(text))
             _sync(f)
-        self._top = top
+        self.mark = seq
 
     def ack(self, seq):
         """A laptop has stored every record up to seq: kept on flash; returns the acknowledged seq."""
@@ -368,7 +344,7 @@ class Journal:
             raise JournalError("ack %d: the journal has given out seqs up to %d" % (seq, self.next_seq - 1))
         if seq > self.acked:
             self.acked = seq
-            self._write_mark(max(self._top, self.next_seq - 1))
+            self._write_mark(max(self.mark, self.next_seq - 1))
         return self.acked
 
     # ---- open ---------------------------------------------------------------------------------
@@ -382,55 +358,65 @@ class Journal:
             # A rewrite was cut before its rename: the journal is still the whole old one.
             os.remove(self.temp_path)
             report.notes.append("removed an unfinished compaction")
-        top, self.acked = self._read_mark(report)
-        self._top = top
+        mark = self.acked = 0
+        try:
+            with open(self.mark_path, "rb") as f:
+                words = f.read(64).split(b" ")
+            if len(words) == 3 and words[2][-1:] == b"\n":
+                if _num(words[2][:-1], 16) == crc32(words[0] + b" " + words[1]):
+                    mark, self.acked = max(0, _num(words[0])), max(0, _num(words[1]))
+                    words = None
+            if words is not None:
+                report.notes.append("seq mark unreadable")
+        except OSError:
+            pass  # none yet (a new board, or a journal of the first version)
+        self.mark = mark
         if not _exists(self.path):
-            self._write_temp(top + 1, top + 1, (), [])
+            self._write_temp(mark + 1, mark + 1, (), [])
             os.rename(self.temp_path, self.path)
             report.notes.append("new journal")
-            if top:
-                report.lost = (1, top)  # the mark says a journal gave these out: it is gone
-        bad = []
+            if mark:
+                report.lost = (1, mark)  # the mark says a journal gave these out: it is gone
+        out = []  # byte ranges set aside: start, end, start, end, ...
         for _ in range(2):  # once more after a salvage, which writes a good header
             with open(self.path, "rb") as f:  # one file object for header and records (heap at boot)
                 head = _read_header(f)
-                if not isinstance(head, str):
-                    version, first, fold, hlen = head
-                    size = f.seek(0, 2)
-                    f.seek(hlen)
-                    got = self._scan(f, first, fold, hlen, size, apply, bad, top, report)
-                    expected, high, kept, end = got
+                if isinstance(head, tuple):
+                    version, first, fold, start = head
+                    got = self._scan(f, head, f.seek(0, 2), apply, out, mark, report)
                     break
-            if head.startswith("newer") or report.damaged:  # (damaged again after a salvage: a bug)
-                why = head[7:] + ": update the firmware" if head.startswith("newer") else head
-                self.locked = report.locked = "%s: %s" % (self.path, why)
-                report.next_seq = self.next_seq = top + 1
+            if not isinstance(head, str) or report.damaged:  # newer (or damaged after a salvage: a bug)
+                report.next_seq = self.next_seq = mark + 1
+                why = "journal schema version %d" % head if isinstance(head, int) else head
+                self.locked = report.locked = "%s: %s: update the firmware" % (self.path, why)
                 return report
-            self._salvage(head, top, report)
-        if bad or version != VERSION:
-            end = self._set_aside(bad, first, fold, hlen, end, report)
+            self._salvage(head, mark, report)
+        expected, high, kept, end = got
+        if out or version != VERSION:
+            end = self._set_aside(out, first, fold, start, end, report)
         report.kept = self._count = kept
-        nxt = max(expected, high + 1, top + 1)
-        if top > high and top >= first and top - high > report.dropped - report.tail_valid:
-            report.lost = (high + 1, top)
+        n = max(expected, high + 1, mark + 1)
+        if mark > high and mark >= first and mark - high > report.dropped - report.tail_valid:
+            report.lost = (high + 1, mark)
         report.first_seq = self.first_seq = first
-        report.next_seq = self.next_seq = nxt
+        report.next_seq = self.next_seq = n
         self.rewritten += 1
-        self.fold_seq = fold
+        self.fold = fold
         self.size = end
-        if top < nxt - 2:  # missing or unreadable (behind by one: a cut after a record; the next append)
-            self._write_mark(nxt - 1)
+        if mark < n - 2:  # missing or unreadable (behind by one: a cut after a record; the next append)
+            self._write_mark(n - 1)
         self._open_for_append()
         return report
 
-    def _scan(self, f, first, fold, pos, size, apply, bad, top, report):
-        """Every record from byte pos: good ones replayed, others added to bad (byte ranges).
+    def _scan(self, f, data, size, apply, out, mark, report):
+        """Every record after the header: good ones replayed, others added to out (byte ranges).
         -> (the seq after the last one kept, the highest seq seen with a valid checksum, records
         kept, the file's end)."""
+        _, expected, fold, pos = data  # the header's
+        f.seek(pos)
+        high = expected - 1
         marks = self._marks = []
         buf = None  # for a line too long to read whole: rare, made when needed
-        expected = first
-        high = first - 1
         kept = 0
         while True:
             expected, pos, kept, why, end = _replay(f, expected, fold, pos, apply, marks, kept)
@@ -448,8 +434,8 @@ class Journal:
                     seq = got[0]
                     if seq < expected:
                         why = "seq %d where %d or later was due" % (seq, expected)
-                    elif seq > expected and seq > top + 1 > 1:
-                        why = "seq %d past the seq mark %d" % (seq, top)  # a jump no append made
+                    elif seq > expected and seq > mark + 1 > 1:
+                        why = "seq %d past the seq mark %d" % (seq, mark)  # a jump no append made
                     else:
                         if apply is not None and seq >= fold:
                             try:
@@ -474,23 +460,30 @@ class Journal:
                 report.dropped_bytes += end - pos
                 if seq >= 0:
                     report.tail_valid += 1
-                _add_range(bad, pos, end)
+                if out and out[-1] == pos:  # adjacent bad lines are one range
+                    out[-1] = end
+                else:
+                    out.append(pos)
+                    out.append(end)
             pos = end
             f.seek(pos)
         return expected, max(high, expected - 1), kept, pos
 
-    def _salvage(self, why, top, report):
+    def _salvage(self, why, mark, report):
         """A header this firmware cannot read: the whole file is copied to .old (byte for byte), and
         the journal rewritten with every record in it whose checksum holds and whose seq follows the
         last one kept. Two passes (the first finds the first seq, for the header): boot time only."""
-        old = self._free_name(".old")
+        k = 1
+        while _exists(self.path + (".old" if k == 1 else ".old%d" % k)):
+            k += 1
+        old = self.path + (".old" if k == 1 else ".old%d" % k)
         buf = bytearray(_COPY_CHUNK)
         with open(self.path, "rb") as src:
             with open(old, "wb") as dst:
                 _copy(src, dst, 1 << 30, buf)
                 _sync(dst)
             first = _salvaged(src, buf, None)
-            first = first if first > 0 else top + 1
+            first = first if first > 0 else mark + 1
             with open(self.temp_path, "wb") as tmp:
                 tmp.write(_header(first))
                 n = _salvaged(src, buf, tmp)
@@ -499,53 +492,44 @@ class Journal:
         report.damaged = old
         report.notes.append("%s: %d records with a valid checksum kept" % (why, n))
 
-    def _free_name(self, suffix):
-        n = 1
-        while True:
-            name = self.path + (suffix if n == 1 else suffix + str(n))
-            if not _exists(name):
-                return name
-            n += 1
-
-    def _set_aside(self, bad, first, fold, hlen, end, report):
-        """Copy the bad byte ranges to the .bad file and rewrite the journal without them (a new
+    def _set_aside(self, out, first, fold, start, end, report):
+        """Copy the byte ranges in out to the .bad file and rewrite the journal without them (a new
         header: the current version). -> the new file's size. Nothing is destroyed: a power cut
         before the rename leaves the old file, and the next boot does it again (the .bad file then
         holds those lines twice, each copy after its own note line)."""
         buf = bytearray(_COPY_CHUNK)
         with open(self.path, "rb") as src:
-            if bad:
-                with open(self.bad_path, "ab") as out:
-                    out.write(b"# set aside at open: from seq %d, %d records, %d bytes: %s\n" % (
+            if out:
+                with open(self.bad_path, "ab") as dst:
+                    dst.write(b"# set aside at open: from seq %d, %d records, %d bytes: %s\n" % (
                         report.bad_seq, report.dropped, report.dropped_bytes, report.reason.encode()))
-                    for i in range(0, len(bad), 2):
-                        src.seek(bad[i])
-                        if _copy(src, out, bad[i + 1] - bad[i], buf) != 10:
-                            out.write(b"\n")
-                    _sync(out)
+                    for i in range(0, len(out), 2):
+                        src.seek(out[i])
+                        if _copy(src, dst, out[i + 1] - out[i], buf) != 10:
+                            dst.write(b"\n")
+                    _sync(dst)
                 report.set_aside = self.bad_path
             head = _header(first, fold)
             with open(self.temp_path, "wb") as tmp:
                 size = tmp.write(head)
-                pos = hlen
-                for i in range(0, len(bad) + 2, 2):
-                    stop = bad[i] if i < len(bad) else end
+                pos = start
+                for i in range(0, len(out) + 2, 2):
+                    stop = out[i] if i < len(out) else end
                     src.seek(pos)
                     _copy(src, tmp, stop - pos, buf)
                     size += stop - pos
-                    if i < len(bad):
-                        pos = bad[i + 1]
+                    if i < len(out):
+                        pos = out[i + 1]
                 _sync(tmp)
         os.rename(self.temp_path, self.path)
         # The marks' offsets move with what was taken out before them.
         marks = self._marks
         for k in range(1, len(marks), 2):
-            off = marks[k]
-            gone = hlen - len(head)
-            for i in range(0, len(bad), 2):
-                if bad[i] < off:
-                    gone += bad[i + 1] - bad[i]
-            marks[k] = off - gone
+            gone = start - len(head)
+            for i in range(0, len(out), 2):
+                if out[i] < marks[k]:
+                    gone += out[i + 1] - out[i]
+            marks[k] -= gone
         return size
 
     # ---- writing --------------------------------------------------------------------------------
@@ -561,20 +545,20 @@ class Journal:
         try:
             f.write(rec)
             _sync(f)
-        except BaseException:
-            # Not confirmed, and the file's end is unknown now: only open() may decide what is on flash.
-            self._abandon()
-            raise
-        if self._count % _MARK_EVERY == 0:
-            self._marks.append(seq)
-            self._marks.append(self.size)
-        self._count += 1
-        self.next_seq = seq + 1
-        self.size += len(rec)
-        try:
+            if self._count % _MARK_EVERY == 0:
+                self._marks.append(seq)
+                self._marks.append(self.size)
+            self._count += 1
+            self.next_seq = seq + 1
+            self.size += len(rec)
             self._write_mark(seq)  # the record is confirmed; a mark that lags by one is still safe
         except BaseException:
-            self._abandon()
+            # Not confirmed (or confirmed, its mark not written): only open() may decide what is on flash.
+            self._f = None
+            try:
+                f.close()
+            except Exception:
+                pass
             raise
         return seq
 
@@ -583,41 +567,41 @@ class Journal:
         first = self.next_seq if first_seq is None else first_seq
         if first < 1:
             raise JournalError("first seq must be 1 or more, not %d" % first)
-        self._writable()
+        if self.locked:
+            raise JournalError(self.locked)
         self.close()
         marks = []
         try:
-            with open(self.temp_path, "wb") as tmp:
-                n, size = _write_records(tmp, first, payloads, marks, tmp.write(_header(first)), 0)
-                _sync(tmp)
+            n, size = self._write_temp(first, first, payloads, marks)
             if first + n < self.next_seq:
                 raise JournalError(
                     "compaction would end at seq %d, before the journal's %d: seqs are never reused"
                     % (first + n - 1, self.next_seq - 1)
                 )
         except BaseException:
-            self._drop_temp()
+            self._replace(None)
             raise
         self._replace(first, first, first + n, size, marks, n)
 
-    def rewrite(self, keep_from, payloads=()):
-        """Keep the records with seq >= keep_from (their seqs unchanged), then append payloads with
-        the next seqs; with payloads, the first of them starts the fold (a new match's set-up)."""
-        self._writable()
+    def rewrite(self, start, payloads=()):
+        """Keep the records with seq >= start (their seqs unchanged), then append payloads with the
+        next seqs; with payloads, the first of them starts the fold (a new match's set-up)."""
+        if self.locked:
+            raise JournalError(self.locked)
         first = self.next_seq
-        gen = self.records(keep_from)
+        gen = self.records(start)
         for seq, _ in gen:
             first = seq
             break
         gen.close()  # its file now, not at the next garbage collection
-        fold = self.next_seq if payloads else max(self.fold_seq, first)
+        fold = self.next_seq if payloads else max(self.fold, first)
         self.close()
         marks = []
         try:
             with open(self.temp_path, "wb") as tmp:
                 size = tmp.write(_header(first, fold))
                 n = 0
-                for seq, text in self.records(keep_from):
+                for seq, text in self.records(start):
                     if n % _MARK_EVERY == 0:
                         marks.append(seq)
                         marks.append(size)
@@ -626,33 +610,31 @@ class Journal:
                 k, size = _write_records(tmp, self.next_seq, payloads, marks, size, n)
                 _sync(tmp)
         except BaseException:
-            self._drop_temp()
+            self._replace(None)
             raise
         self._replace(first, fold, self.next_seq + k, size, marks, n + k)
 
-    def _writable(self):
-        if self.locked:
-            raise JournalError(self.locked)
-
-    def _drop_temp(self):
-        try:
-            os.remove(self.temp_path)
-        except OSError:
-            pass
-        self._open_for_append()
-
-    def _replace(self, first, fold, nxt, size, marks, count):
+    def _replace(self, first, fold=0, n=0, size=0, marks=(), count=0):
+        """The temp file becomes the journal with these figures (first None: a failed rewrite, the
+        temp file goes and the journal stays as it was)."""
+        if first is None:
+            try:
+                os.remove(self.temp_path)
+            except OSError:
+                pass
+            self._open_for_append()
+            return
         os.rename(self.temp_path, self.path)
         self.rewritten += 1
         self.first_seq = first
-        self.fold_seq = fold
-        self.next_seq = nxt
+        self.fold = fold
+        self.next_seq = n
         self.size = self._compacted = size
-        self._marks = marks
+        self._marks = list(marks)
         self._count = count
         self._open_for_append()
-        if nxt - 1 > self._top:
-            self._write_mark(nxt - 1)
+        if n - 1 > self.mark:
+            self._write_mark(n - 1)
 
     def _write_temp(self, first, fold, payloads, marks):
         with open(self.temp_path, "wb") as f:
@@ -666,7 +648,7 @@ class Journal:
         """Yield (seq, payload) of the records with seq >= from_seq, reading the file afresh."""
         with open(self.path, "rb") as f:
             head = _read_header(f)
-            if isinstance(head, str):
+            if not isinstance(head, tuple):
                 return
             f.seek(head[3])
             seq = head[1]
@@ -692,40 +674,29 @@ class Journal:
                     yield seq, payload.decode()
                 seq += 1
 
-    def aside(self):
-        """[(name, size)] of the files that hold what open() set aside: the .bad file (records) and
-        the .old copies (whole journals whose header could not be read), for the link to page."""
+    def aside(self, name=None, at=0, n=384):
+        """Without a name: [(path, size)] of the files that hold what open() set aside: the .bad
+        file (records) and the .old copies (whole journals whose header could not be read). With
+        the path of one of them: up to n of its bytes from byte at (the link pages through them)."""
         out = []
         for i in range(17):
-            name = self.bad_path if i == 0 else self.path + (".old" if i == 1 else ".old%d" % i)
+            path = self.bad_path if i == 0 else self.path + (".old" if i == 1 else ".old%d" % i)
             try:
-                out.append((name, os.stat(name)[6]))
+                out.append((path, os.stat(path)[6]))
             except OSError:
                 if i:
                     break
-        return out
-
-    def read_aside(self, name, at, n):
-        """Up to n bytes of the set-aside file `name` (one aside() lists) from byte at."""
-        for known, _ in self.aside():
-            if known == name:
-                with open(name, "rb") as f:
+            if path == name:
+                with open(path, "rb") as f:
                     f.seek(at)
                     return f.read(n)
-        raise JournalError("no set-aside file %s" % name)
+        if name is not None:
+            raise JournalError("no set-aside file %s" % name)
+        return out
 
     def _open_for_append(self):
         # Kept open between appends: one lfs file handle, no path lookup per event.
         self._f = open(self.path, "ab")  # noqa: SIM115
-
-    def _abandon(self):
-        f = self._f
-        self._f = None
-        try:
-            if f is not None:
-                f.close()
-        except Exception:
-            pass
 
     def close(self):
         f = self._f

@@ -1,6 +1,5 @@
 # The USB link protocol handler (docs/protocol.md): one request line in, reply lines out; pure, no I/O.
 import json
-from binascii import hexlify
 
 from board import jsonscan
 
@@ -11,7 +10,6 @@ PAGE_DEFAULT = 32  # events a page when the host does not say
 PAGE_MAX = 64  # keeps one reply line a few kB on the board's heap
 PUSH_BATCH = 8  # events pushed per pushes() call, so a backlog never stalls the board
 NOTE_MAX = 40  # characters of a proposal's note (one display row or two)
-ASIDE_PAGE = 384  # bytes of a set-aside file a reply carries (768 hex digits)
 
 _SEP = (",", ":")
 _EVENT_PUSH = b'{"push":"event",'  # how appended() starts an event push (the outbox's others: verdicts)
@@ -272,19 +270,20 @@ class Link:
 
     def _op_aside(self, req):
         # What the journal set aside at boot (records, whole damaged files), byte for byte, in pages.
+        # Files by their names alone (the board's folder is its own business); pages of 384 bytes.
         files = self.journal.aside()
         name = _field(req, "name", "str", None)
         if name is None:
-            return {"files": [{"name": _base(path), "size": size} for path, size in files]}
+            return {"aside": [{"name": path[path.rfind("/") + 1 :], "size": size} for path, size in files]}
         at = _field(req, "from", "int", 0)
         if at < 0:
             raise LinkError("range", "'from' must be >= 0")
         for path, size in files:
-            if _base(path) == name:
-                data = self.journal.read_aside(path, at, ASIDE_PAGE)
-                nxt = at + len(data)
-                return {"name": name, "from": at, "data": hexlify(data).decode(), "next": nxt, "size": size,
-                        "more": nxt < size}
+            if path[path.rfind("/") + 1 :] == name:
+                data = self.journal.aside(path, at, 384)
+                end = at + len(data)
+                return {"name": name, "from": at, "data": data.hex(), "next": end, "size": size,
+                        "more": end < size}
         raise LinkError("range", "no set-aside file '%s'" % name[:40])
 
     def _op_state(self, req):
@@ -428,10 +427,6 @@ class Link:
         self._outbox = [out for out in self._outbox if not out.startswith(_EVENT_PUSH)]
         self._cursor.close()
         self._push_cursor.close()
-
-
-def _base(path):
-    return path[path.rfind("/") + 1 :]
 
 
 def _hex(raw):

@@ -71,7 +71,7 @@ def test_a_rolled_back_journal_is_reported_on_the_display():
         data = _read(path)
         _write(path, data[: data.rindex(b"\n", 0, len(data) - 1) + 1])  # the last record gone
         s.reboot()
-        assert "Journal rollback lost 5-5" in s.said()
+        assert "Journal rollback lost seq 5-5" in s.said()
         assert any("rolled back" in m for m in s.hal.logged)
         s.peg(0, 1)
         assert _seqs(s)[-1] == 6  # seq 5 (the lost peg) is not handed out again

@@ -121,7 +121,7 @@ def test_a_journal_rolled_back_to_an_older_commit_is_reported_and_no_seq_is_reus
     got, report, j = boot()
     assert got == lines[:315]
     assert report.lost == (316, 345) and report.next_seq == 346  # before: 316, silently
-    assert report.alert() == ("Journal rollback", "lost 316-345")
+    assert report.alert() == ("Journal rollback", "lost seq 316-345")
     assert "316..345" in str(report)
     assert j.append("next") == 346
     j.close()
@@ -220,7 +220,7 @@ def test_one_flipped_bit_sets_aside_one_record_and_the_link_pages_through_it():
     got, report, j = boot()
     assert got == lines[:99] + lines[100:] and report.dropped == 1 and report.bad_seq == 100
     link = Link(j, None, board_id="b", firmware="t", form="six-card")
-    files = json.loads(link.handle('{"id":1,"op":"aside"}')[0])["files"]
+    files = json.loads(link.handle('{"id":1,"op":"aside"}')[0])["aside"]
     assert files == [{"name": "journal.log.bad", "size": len(_read(PATH + ".bad"))}]
     fetched = b""
     at = 0
@@ -247,7 +247,7 @@ def test_a_new_match_keeps_unsynced_events_and_drops_acknowledged_ones():
     got, report, j = boot()
     setup = '{"t":"setup","form":"six"}'
     j.rewrite(j.acked + 1, [setup])  # what App.new_match does: nothing acknowledged, all kept
-    assert [s for s, _ in j.records()] == list(range(1, 202)) and j.fold_seq == 201
+    assert [s for s, _ in j.records()] == list(range(1, 202)) and j.fold == 201
     j.close()
     got, report, j = boot()
     assert got == [setup] and report.ok  # the older match is kept, not replayed
@@ -256,7 +256,7 @@ def test_a_new_match_keeps_unsynced_events_and_drops_acknowledged_ones():
     assert r["acked"] == 150 and json.loads(link.handle('{"id":2,"op":"hello"}')[0])["acked"] == 150
     r = json.loads(link.handle('{"id":3,"op":"ack","seq":202}')[0])
     assert r["ok"] is False and r["code"] == "range"  # seqs not given out yet
-    j.rewrite(min(j.acked + 1, j.fold_seq))  # a compaction: 151.. stay
+    j.rewrite(min(j.acked + 1, j.fold))  # a compaction: 151.. stay
     assert j.first_seq == 151 and [s for s, _ in j.records()][:2] == [151, 152]
     j.close()
     got, report, j = boot()  # the acknowledgement is on flash
