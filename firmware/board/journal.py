@@ -88,7 +88,7 @@ class Report:
         if self.damaged:
             return "Journal damaged", "kept, see log"
         if self.dropped:
-            return "Bad records: %d" % self.dropped, "set aside, kept"
+            return "Journal: %d bad" % self.dropped, "set aside, kept"
         return None
 
     def __str__(self):
@@ -317,6 +317,7 @@ class Journal:
         self.rewritten = 0  # counts the files written anew (a reader of the old one must reopen)
         self.mark = 0  # the seq mark on flash: the highest seq given out
         self._f = None
+        self._m = None  # the seq mark's file, open between appends
         self._marks = []  # seq, byte offset of every 32nd record
         self._compacted = 0  # size of the file the last compaction wrote
         self._count = 0  # records in the file
@@ -329,13 +330,21 @@ class Journal:
         return self.size > self.max_bytes and self.size > 2 * self._compacted
 
     def _write_mark(self, seq):
-        d = self.mark_path[: self.mark_path.rfind("/")]
-        if not _exists(d):
-            os.mkdir(d)
-        text = b"%d %d" % (seq, self.acked)
-        with open(self.mark_path, "wb") as f:
-            f.write(text + b" %08x\n" % crc32(text))
-            _sync(f)
+        # Kept open between appends, as the journal is, and written in place at a fixed width: a
+        # file opened at every event cost a file object and its cache on the heap each time, which a
+        # full heap at 96 KB could not always give.
+        f = self._m
+        if f is None:
+            if not _exists(self.mark_path):
+                d = self.mark_path[: self.mark_path.rfind("/")]
+                if not _exists(d):
+                    os.mkdir(d)
+                open(self.mark_path, "wb").close()  # noqa: SIM115
+            f = self._m = open(self.mark_path, "r+b")  # noqa: SIM115
+        text = b"%010d %010d" % (seq, self.acked)
+        f.seek(0)
+        f.write(text + b" %08x\n" % crc32(text))
+        _sync(f)
         self.mark = seq
 
     def ack(self, seq):
@@ -362,9 +371,9 @@ class Journal:
         try:
             with open(self.mark_path, "rb") as f:
                 words = f.read(64).split(b" ")
-            if len(words) == 3 and words[2][-1:] == b"\n":
+            if len(words) == 3 and words[2][-1:] == b"\n" and words[0].isdigit() and words[1].isdigit():
                 if _num(words[2][:-1], 16) == crc32(words[0] + b" " + words[1]):
-                    mark, self.acked = max(0, _num(words[0])), max(0, _num(words[1]))
+                    mark, self.acked = int(words[0]), int(words[1])
                     words = None
             if words is not None:
                 report.notes.append("seq mark unreadable")
@@ -699,6 +708,13 @@ class Journal:
         self._f = open(self.path, "ab")  # noqa: SIM115
 
     def close(self):
+        m = self._m
+        self._m = None
+        if m is not None:
+            try:
+                m.close()
+            except OSError:
+                pass  # the mark is written and synced at each write; nothing waits in its cache
         f = self._f
         self._f = None
         if f is not None:

@@ -106,7 +106,8 @@ def test_file_format_is_header_then_seq_crc_payload_lines():
         assert seq == b"2" and payload == EVENTS[1].encode()
         assert int(crc, 16) == table_crc32(payload, 2) and len(crc) == 8
         assert lines[3] == b""  # every record ends with a newline
-        assert _read(t.path + ".seq/top") == b"2 0 %08x\n" % table_crc32(b"2 0")  # the seq mark
+        mark = b"0000000002 0000000000"
+        assert _read(t.path + ".seq/top") == mark + b" %08x\n" % table_crc32(mark)  # the seq mark
     finally:
         t.done()
 

@@ -90,7 +90,7 @@ def test_a_flipped_byte_in_record_340_does_not_hand_out_340_again():
     got, report, j = boot()
     assert got == lines[:339] + lines[340:]  # item 3 too: 341..345 are kept
     assert report.next_seq == 346 and report.dropped == 1
-    assert report.alert() == ("Bad records: 1", "set aside, kept")
+    assert report.alert() == ("Journal: 1 bad", "set aside, kept")
     assert [j.append("after %d" % i) for i in range(8)] == list(range(346, 354))
     j.close()
 
