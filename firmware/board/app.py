@@ -104,9 +104,9 @@ class App:
         self._loading = None
         report = self.journal.open(self._replay)
         self.hal.log(str(report))
-        alert = report.alert()
-        if alert is not None:  # set aside, damaged, rolled back, newer firmware: said, then play on
-            self.controller.say(*alert)
+        said = report.problem()
+        if said is not None:  # set aside, damaged, rolled back, newer firmware: said, then play on
+            self.controller.say(*said)
         if self._loading is None:
             self.new_match()
         else:

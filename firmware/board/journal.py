@@ -20,7 +20,7 @@ do propagate): a record it cannot read or apply refuses (ValueError) is set asid
 into the .bad file and the journal goes on with every other intact record; a damaged header has the
 whole file copied to .old (.old2, ...) before the records it can still read are kept; a journal of
 newer firmware is left as it is and the journal stays locked (append and rewrite refuse: update the
-firmware). report.alert() is the two display lines that say what went wrong, None when nothing did.
+firmware). report.problem() is the two display lines that say what went wrong, None when nothing did.
 
 Seqs are never handed out twice: after each append the seq mark (a small file in a folder of its
 own, so littlefs keeps it in another metadata pair than the journal's) records the highest seq
@@ -79,7 +79,7 @@ class Report:
     def ok(self):
         return not (self.dropped or self.damaged or self.locked or self.lost)
 
-    def alert(self):
+    def problem(self):
         """Two display lines (16 characters at most) saying what went wrong, or None."""
         if self.locked:
             return "Update firmware:", "journal is newer"
@@ -147,7 +147,7 @@ def _header(first_seq, fold=None):
     return h + b" crc %08x\n" % crc32(h)
 
 
-def _num(data, base=10):
+def _int(data, base=10):
     """The number a field holds, written exactly as this firmware writes it; else -1."""
     if not data or len(data) > 10:
         return -1
@@ -169,21 +169,21 @@ def _read_header(f):
         return "no journal header"
     line = head[:nl]
     words = line.split(b" ")
-    version = _num(words[1])
-    if version == 1 and len(words) == 4 and words[2] == b"first" and _num(words[3]) > 0:
-        return 1, _num(words[3]), _num(words[3]), nl + 1  # the first format: no fold, no checksum
-    if version < 2 or len(words) < 4 or words[-2] != b"crc" or _num(words[-1], 16) != crc32(line[:-13]):
+    version = _int(words[1])
+    if version == 1 and len(words) == 4 and words[2] == b"first" and _int(words[3]) > 0:
+        return 1, _int(words[3]), _int(words[3]), nl + 1  # the first format: no fold, no checksum
+    if version < 2 or len(words) < 4 or words[-2] != b"crc" or _int(words[-1], 16) != crc32(line[:-13]):
         return "damaged journal header"
     if version > VERSION:
         return version
-    first = _num(words[3]) if len(words) == 8 and words[2] == b"first" and words[4] == b"fold" else -1
-    fold = _num(words[5]) if first > 0 else -1
+    first = _int(words[3]) if len(words) == 8 and words[2] == b"first" and words[4] == b"fold" else -1
+    fold = _int(words[5]) if first > 0 else -1
     if fold < first:
         return "damaged journal header"
     return version, first, fold, nl + 1
 
 
-def _parse(line):
+def _check(line):
     """-> (seq, payload) of a whole record line (newline included) whose checksum holds; else why not."""
     n = len(line)
     if n == 0 or line[n - 1] != 10:
@@ -191,8 +191,8 @@ def _parse(line):
     sp = line.find(b" ")
     if sp < 1 or n < sp + 11 or line[sp + 9] != 32:
         return "unreadable record"
-    seq = _num(line[:sp])
-    crc = _num(line[sp + 1 : sp + 9], 16)
+    seq = _int(line[:sp])
+    crc = _int(line[sp + 1 : sp + 9], 16)
     if seq < 1 or crc < 0:
         return "unreadable record"
     payload = line[sp + 10 : n - 1]
@@ -205,7 +205,7 @@ def _parse(line):
     return seq, payload
 
 
-def _line_at(f, pos, buf):
+def _line(f, pos, buf):
     """(the line starting at byte pos, its end): a line over _MAX_RECORD comes back as None, its end
     found a block at a time, so a 64 KB line costs no 64 KB of heap."""
     f.seek(pos)
@@ -306,7 +306,6 @@ class Journal:
         self.path = path
         self.temp_path = path + ".tmp"
         self.bad_path = path + ".bad"
-        self.mark_path = path + ".seq/top"  # a folder of its own: another littlefs metadata pair
         self.max_bytes = max_bytes
         self.first_seq = 1
         self.next_seq = 1
@@ -314,10 +313,10 @@ class Journal:
         self.acked = 0  # a laptop has stored every record up to this seq
         self.locked = None  # type: str | None  # why append and rewrite refuse (newer firmware's journal)
         self.size = 0  # bytes in the file
-        self.rewritten = 0  # counts the files written anew (a reader of the old one must reopen)
+        self.changes = 0  # counts the files written anew (a reader of the old one must reopen)
         self.mark = 0  # the seq mark on flash: the highest seq given out
         self._f = None
-        self._m = None  # the seq mark's file, open between appends
+        self._out = None  # the seq mark's file name (journal.log.seq/<seq>.<acked>)
         self._marks = []  # seq, byte offset of every 32nd record
         self._compacted = 0  # size of the file the last compaction wrote
         self._count = 0  # records in the file
@@ -329,22 +328,18 @@ class Journal:
         # would only wear the flash.
         return self.size > self.max_bytes and self.size > 2 * self._compacted
 
-    def _write_mark(self, seq):
-        # Kept open between appends, as the journal is, and written in place at a fixed width: a
-        # file opened at every event cost a file object and its cache on the heap each time, which a
-        # full heap at 96 KB could not always give.
-        f = self._m
-        if f is None:
-            if not _exists(self.mark_path):
-                d = self.mark_path[: self.mark_path.rfind("/")]
-                if not _exists(d):
-                    os.mkdir(d)
-                open(self.mark_path, "wb").close()  # noqa: SIM115
-            f = self._m = open(self.mark_path, "r+b")  # noqa: SIM115
-        text = b"%010d %010d" % (seq, self.acked)
-        f.seek(0)
-        f.write(text + b" %08x\n" % crc32(text))
-        _sync(f)
+    def _mark(self, seq):
+        # The mark is the name of an empty file in its own folder, renamed at each append: a rename
+        # is one commit and needs no file object or cache on the heap (an open file did, ~1 KB, and
+        # a full heap at 96 KB could not spare it).
+        new = "%s.seq/%d.%d" % (self.path, seq, self.acked)
+        if self._out is None:
+            if not _exists(self.path + ".seq"):
+                os.mkdir(self.path + ".seq")
+            open(new, "wb").close()  # noqa: SIM115
+        elif self._out != new:
+            os.rename(self._out, new)
+        self._out = new
         self.mark = seq
 
     def ack(self, seq):
@@ -353,7 +348,7 @@ class Journal:
             raise JournalError("ack %d: the journal has given out seqs up to %d" % (seq, self.next_seq - 1))
         if seq > self.acked:
             self.acked = seq
-            self._write_mark(max(self.mark, self.next_seq - 1))
+            self._mark(max(self.mark, self.next_seq - 1))
         return self.acked
 
     # ---- open ---------------------------------------------------------------------------------
@@ -368,15 +363,19 @@ class Journal:
             os.remove(self.temp_path)
             report.notes.append("removed an unfinished compaction")
         mark = self.acked = 0
+        self._out = None
         try:
-            with open(self.mark_path, "rb") as f:
-                words = f.read(64).split(b" ")
-            if len(words) == 3 and words[2][-1:] == b"\n" and words[0].isdigit() and words[1].isdigit():
-                if _num(words[2][:-1], 16) == crc32(words[0] + b" " + words[1]):
+            for name in os.listdir(self.path + ".seq"):
+                words = name.split(".")
+                if len(words) != 2 or not (words[0].isdigit() and words[1].isdigit()):
+                    report.notes.append("seq mark unreadable: " + name)
+                elif self._out is None or int(words[0]) > mark:
+                    if self._out is not None:
+                        os.remove(self._out)  # two marks (a rename cut half way?): keep the higher
                     mark, self.acked = int(words[0]), int(words[1])
-                    words = None
-            if words is not None:
-                report.notes.append("seq mark unreadable")
+                    self._out = self.path + ".seq/" + name
+                else:
+                    os.remove(self.path + ".seq/" + name)
         except OSError:
             pass  # none yet (a new board, or a journal of the first version)
         self.mark = mark
@@ -392,32 +391,32 @@ class Journal:
                 head = _read_header(f)
                 if isinstance(head, tuple):
                     version, first, fold, start = head
-                    got = self._scan(f, head, f.seek(0, 2), apply, out, mark, report)
+                    got = self._apply(f, head, f.seek(0, 2), apply, out, mark, report)
                     break
             if not isinstance(head, str) or report.damaged:  # newer (or damaged after a salvage: a bug)
                 report.next_seq = self.next_seq = mark + 1
                 why = "journal schema version %d" % head if isinstance(head, int) else head
                 self.locked = report.locked = "%s: %s: update the firmware" % (self.path, why)
                 return report
-            self._salvage(head, mark, report)
+            self._restore(head, mark, report)
         expected, high, kept, end = got
         if out or version != VERSION:
-            end = self._set_aside(out, first, fold, start, end, report)
+            end = self._compact(out, first, fold, start, end, report)
         report.kept = self._count = kept
         n = max(expected, high + 1, mark + 1)
         if mark > high and mark >= first and mark - high > report.dropped - report.tail_valid:
             report.lost = (high + 1, mark)
         report.first_seq = self.first_seq = first
         report.next_seq = self.next_seq = n
-        self.rewritten += 1
+        self.changes += 1
         self.fold = fold
         self.size = end
         if mark < n - 2:  # missing or unreadable (behind by one: a cut after a record; the next append)
-            self._write_mark(n - 1)
+            self._mark(n - 1)
         self._open_for_append()
         return report
 
-    def _scan(self, f, data, size, apply, out, mark, report):
+    def _apply(self, f, data, size, apply, out, mark, report):
         """Every record after the header: good ones replayed, others added to out (byte ranges).
         -> (the seq after the last one kept, the highest seq seen with a valid checksum, records
         kept, the file's end)."""
@@ -435,8 +434,8 @@ class Journal:
                     break
                 if buf is None:
                     buf = bytearray(_COPY_CHUNK)
-                line, end = _line_at(f, pos, buf)
-                got = "record too long" if line is None else _parse(line)
+                line, end = _line(f, pos, buf)
+                got = "record too long" if line is None else _check(line)
                 if isinstance(got, str):
                     why = got
                 else:
@@ -478,9 +477,9 @@ class Journal:
             f.seek(pos)
         return expected, max(high, expected - 1), kept, pos
 
-    def _salvage(self, why, mark, report):
+    def _restore(self, why, mark, report):
         """A header this firmware cannot read: the whole file is copied to .old (byte for byte), and
-        the journal rewritten with every record in it whose checksum holds and whose seq follows the
+        the journal changes with every record in it whose checksum holds and whose seq follows the
         last one kept. Two passes (the first finds the first seq, for the header): boot time only."""
         k = 1
         while _exists(self.path + (".old" if k == 1 else ".old%d" % k)):
@@ -491,17 +490,17 @@ class Journal:
             with open(old, "wb") as dst:
                 _copy(src, dst, 1 << 30, buf)
                 _sync(dst)
-            first = _salvaged(src, buf, None)
+            first = _load(src, buf, None)
             first = first if first > 0 else mark + 1
             with open(self.temp_path, "wb") as tmp:
                 tmp.write(_header(first))
-                n = _salvaged(src, buf, tmp)
+                n = _load(src, buf, tmp)
                 _sync(tmp)
         os.rename(self.temp_path, self.path)
         report.damaged = old
         report.notes.append("%s: %d records with a valid checksum kept" % (why, n))
 
-    def _set_aside(self, out, first, fold, start, end, report):
+    def _compact(self, out, first, fold, start, end, report):
         """Copy the byte ranges in out to the .bad file and rewrite the journal without them (a new
         header: the current version). -> the new file's size. Nothing is destroyed: a power cut
         before the rename leaves the old file, and the next boot does it again (the .bad file then
@@ -560,7 +559,7 @@ class Journal:
             self._count += 1
             self.next_seq = seq + 1
             self.size += len(rec)
-            self._write_mark(seq)  # the record is confirmed; a mark that lags by one is still safe
+            self._mark(seq)  # the record is confirmed; a mark that lags by one is still safe
         except BaseException:
             # Not confirmed (or confirmed, its mark not written): only open() may decide what is on flash.
             self._f = None
@@ -588,9 +587,9 @@ class Journal:
                     % (first + n - 1, self.next_seq - 1)
                 )
         except BaseException:
-            self._replace(None)
+            self._finish(None)
             raise
-        self._replace(first, first, first + n, size, marks, n)
+        self._finish(first, first, first + n, size, marks, n)
 
     def rewrite(self, start, payloads=()):
         """Keep the records with seq >= start (their seqs unchanged), then append payloads with the
@@ -616,14 +615,14 @@ class Journal:
                         marks.append(size)
                     size += tmp.write(_record(seq, text.encode()))
                     n += 1
-                k, size = _write_records(tmp, self.next_seq, payloads, marks, size, n)
+                k, size = _insert(tmp, self.next_seq, payloads, marks, size, n)
                 _sync(tmp)
         except BaseException:
-            self._replace(None)
+            self._finish(None)
             raise
-        self._replace(first, fold, self.next_seq + k, size, marks, n + k)
+        self._finish(first, fold, self.next_seq + k, size, marks, n + k)
 
-    def _replace(self, first, fold=0, n=0, size=0, marks=(), count=0):
+    def _finish(self, first, fold=0, n=0, size=0, marks=(), count=0):
         """The temp file becomes the journal with these figures (first None: a failed rewrite, the
         temp file goes and the journal stays as it was)."""
         if first is None:
@@ -634,7 +633,7 @@ class Journal:
             self._open_for_append()
             return
         os.rename(self.temp_path, self.path)
-        self.rewritten += 1
+        self.changes += 1
         self.first_seq = first
         self.fold = fold
         self.next_seq = n
@@ -643,11 +642,11 @@ class Journal:
         self._count = count
         self._open_for_append()
         if n - 1 > self.mark:
-            self._write_mark(n - 1)
+            self._mark(n - 1)
 
     def _write_temp(self, first, fold, payloads, marks):
         with open(self.temp_path, "wb") as f:
-            n, size = _write_records(f, first, payloads, marks, f.write(_header(first, fold)), 0)
+            n, size = _insert(f, first, payloads, marks, f.write(_header(first, fold)), 0)
             _sync(f)
         return n, size
 
@@ -675,7 +674,7 @@ class Journal:
                     return
                 payload = _payload(line, seq)
                 if payload is None:  # a gap in the seqs (records set aside at open), or the end
-                    got = _parse(line)
+                    got = _check(line)
                     if isinstance(got, str) or got[0] < seq:
                         return
                     seq, payload = got
@@ -708,20 +707,13 @@ class Journal:
         self._f = open(self.path, "ab")  # noqa: SIM115
 
     def close(self):
-        m = self._m
-        self._m = None
-        if m is not None:
-            try:
-                m.close()
-            except OSError:
-                pass  # the mark is written and synced at each write; nothing waits in its cache
         f = self._f
         self._f = None
         if f is not None:
             f.close()
 
 
-def _write_records(f, first, payloads, marks, size, count):
+def _insert(f, first, payloads, marks, size, count):
     """Write payloads as records numbered from first after count records; -> (how many, size)."""
     n = 0
     for payload in payloads:
@@ -733,17 +725,17 @@ def _write_records(f, first, payloads, marks, size, count):
     return n, size
 
 
-def _salvaged(src, buf, out):
+def _load(src, buf, out):
     """Scan a damaged file from byte 0 for records whose checksum holds and whose seq follows the
     last one taken; write them to out. -> the first seq taken (out None), else how many."""
     pos = 0
     last = 0
     n = 0
     while True:
-        line, end = _line_at(src, pos, buf)
+        line, end = _line(src, pos, buf)
         if line == b"":
             break
-        got = None if line is None else _parse(line)
+        got = None if line is None else _check(line)
         if got is not None and not isinstance(got, str) and got[0] > last:
             if out is None:
                 return got[0]

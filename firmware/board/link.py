@@ -467,7 +467,7 @@ class _Cursor:
     def read(self, journal, start, limit):
         """Up to `limit` (seq, event line) from seq `start`; the lines are the journal's own payloads."""
         size = getattr(journal, "size", 0)
-        first = getattr(journal, "rewritten", journal.first_seq)  # a new file since the last page?
+        first = getattr(journal, "changes", journal.first_seq)  # a new file since the last page?
         if self.gen is None or self.next != start or self.first != first or size < self.size:
             self.close()
             self.gen = journal.records(start)

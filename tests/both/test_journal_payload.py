@@ -1,4 +1,4 @@
-# The boot replay's record check (journal._payload) answers as the full one (_parse) for every line.
+# The boot replay's record check (journal._payload) answers as the full one (_check) for every line.
 from board import journal as J
 
 
@@ -28,7 +28,7 @@ def test_fast_check_agrees_with_the_full_one():
     for seq, line in _lines():
         for expected in (seq, seq + 1, seq - 1):
             fast = J._payload(line, expected)
-            full = J._parse(line)
+            full = J._check(line)
             took = not isinstance(full, str) and full[0] == expected
             assert (fast == full[1]) if took else (fast is None), (line, expected, fast, full)
             n += 1
@@ -38,4 +38,4 @@ def test_fast_check_agrees_with_the_full_one():
 def test_fast_check_takes_a_good_record():
     line = J._record(42, b'{"t":"go","p":1}')
     assert J._payload(line, 42) == b'{"t":"go","p":1}'
-    assert J._payload(line, 43) is None and J._parse(line) == (42, b'{"t":"go","p":1}')
+    assert J._payload(line, 43) is None and J._check(line) == (42, b'{"t":"go","p":1}')

@@ -90,7 +90,7 @@ def test_a_flipped_byte_in_record_340_does_not_hand_out_340_again():
     got, report, j = boot()
     assert got == lines[:339] + lines[340:]  # item 3 too: 341..345 are kept
     assert report.next_seq == 346 and report.dropped == 1
-    assert report.alert() == ("Journal: 1 bad", "set aside, kept")
+    assert report.problem() == ("Journal: 1 bad", "set aside, kept")
     assert [j.append("after %d" % i) for i in range(8)] == list(range(346, 354))
     j.close()
 
@@ -121,7 +121,7 @@ def test_a_journal_rolled_back_to_an_older_commit_is_reported_and_no_seq_is_reus
     got, report, j = boot()
     assert got == lines[:315]
     assert report.lost == (316, 345) and report.next_seq == 346  # before: 316, silently
-    assert report.alert() == ("Journal rollback", "lost seq 316-345")
+    assert report.problem() == ("Journal rollback", "lost seq 316-345")
     assert "316..345" in str(report)
     assert j.append("next") == 346
     j.close()
@@ -174,7 +174,7 @@ def test_every_damaged_journal_boots_keeps_what_it_cannot_read_and_says_so():
         flash_with(lines)  # a fresh flash: the seq mark says 1..60 were given out
         _write(PATH, data)
         got, report, j = boot()  # before: a traceback for each of these
-        assert report.alert() is not None and not report.ok, name
+        assert report.problem() is not None and not report.ok, name
         kept = (report.damaged and _read(report.damaged) == data) or (
             report.set_aside and data[len(good) :] in _read(report.set_aside)
         )
@@ -195,7 +195,7 @@ def test_a_journal_of_newer_firmware_is_left_untouched_and_the_board_says_update
     data = head + b" crc %08x\n" % crc32(head) + b"1 00000000 {}\n"
     _write(PATH, data)
     got, report, j = boot()
-    assert got == [] and report.locked and report.alert() == ("Update firmware:", "journal is newer")
+    assert got == [] and report.locked and report.problem() == ("Update firmware:", "journal is newer")
     try:
         j.append("x")
         raise AssertionError("appended to a newer journal")
