@@ -83,17 +83,18 @@ def sync(client, con, progress=None, page=64):
         last = reply["next"] - 1
         if progress:
             progress(reply["next"], reply["end"])
-    _fetch_aside(client, con, board, report)
     acked = hello.get("acked")
-    if isinstance(acked, int) and last is not None and acked < last < hello["next"]:
-        report.acked = client.request("ack", seq=last)["acked"]
+    if isinstance(acked, int) and not isinstance(acked, bool):  # a board with ack and aside (issue 9)
+        _fetch_aside(client, con, board, report)
+        if last is not None and acked < last < hello["next"]:
+            report.acked = client.request("ack", seq=last).get("acked")
     return report
 
 
 def _fetch_aside(client, con, board, report):
     """Store the lines of the board's set-aside files this database lacks (an older board has none)."""
     try:
-        files = client.request("aside")["aside"]
+        files = client.request("aside").get("aside")
     except Refused as e:
         if e.code == "op":
             return
