@@ -71,7 +71,7 @@ crib-tables: $(STAMP)
 hardware: $(TOOLS_STAMP)
 	$(BIN)/python hardware/tools/generate.py --board hardware/board.json --out out/hardware
 
-# The firmware on the MicroPython unix port, the board drawn in the terminal (tools/sim.py, hal/sim.py).
+# The firmware on the MicroPython unix port, the board drawn in the terminal (tools/sim.py, sim/hal.py).
 # make sim ARGS="--script sim/demo.script"   (ARGS="--help" lists the options)
 sim: $(SIM_STAMP)
 	$(BIN)/python tools/sim.py $(ARGS)

@@ -1,6 +1,7 @@
 # Composition root: pick the HAL for this platform, load the board file, run the board app (main.py calls
 # main). On the Pico (sys.platform "rp2") it is hal.rp2 and /board.json; anywhere else (the MicroPython
-# unix port: `make sim`) hal.sim with hardware/board.json and the sim's command line. A module, not
+# unix port: `make sim`) the simulator's sim.hal (sim/, built beside the firmware by tools/sim.py, never
+# deployed) with hardware/board.json and the sim's command line. A module, not
 # main.py itself: the Pico compiles main.py from source on its heap at every boot and keeps the
 # bytecode there, while this is compiled ahead and runs from flash with the rest (docs/memory.md).
 import gc
@@ -81,7 +82,7 @@ def main(argv):
         options = {}
         path = "/board.json"
     else:
-        from hal import sim as hal_mod
+        from sim import hal as hal_mod
 
         options = hal_mod.parse_args(argv)
         path = options["board"] or _here() + "/../hardware/board.json"
@@ -114,7 +115,7 @@ def main(argv):
     try:
         app.run(hal, board_def)
     except SystemExit as e:
-        # The sim stops the firmware this way: its script ended (simrun.ScriptEnd) or Ctrl-C.
+        # The sim stops the firmware this way: its script ended (sim.run.ScriptEnd) or Ctrl-C.
         ended = type(e).__name__ == "ScriptEnd"
     finally:
         if ended:

@@ -27,11 +27,12 @@ import os
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.append(os.path.dirname(os.path.abspath(__file__)))  # appended: "sim" stays the package sim/
 
 import build  # noqa: E402
 
-OWNED_DIRS = ("board", "cribbage", "hal")  # folders on the board that are all ours
+# The manifest's packages: the folders on the board that are all ours.
+OWNED_DIRS = tuple(sorted(build.manifest()[0]))
 # start.py: the composition root main.py calls; board.cache: the checked board.json (board/boarddef.py)
 OWNED_FILES = ("main.py", "start.mpy", "board.json", "board.cache")
 ROMFS = "@romfs"  # the manifest's entry for the ROM image last sent (no file on the board has this name)
@@ -223,7 +224,7 @@ def local_files(march):
     """-> (build folder, {board path: local file}) of everything for the board's littlefs when the
     modules go there too (--code ram)."""
     dest = os.path.join(build.ROOT, "build", "deploy", march)
-    files = dict(build.compile_tree(dest, march=march, exclude=build.SIM_ONLY))
+    files = dict(build.compile_tree(dest, march=march))
     board = build.board_files(os.path.join(build.ROOT, "hardware", "board.json"), dest)
     files["board.json"] = board
     cache = os.path.join(os.path.dirname(board), "board.cache")

@@ -3,7 +3,7 @@
 
     from board import app
     app.run(hal, board_def, settings=None)   # blocks: asyncio tasks until the app stops
-        hal        a HAL from hal.rp2.make / hal.sim.make (docs/hal.md)
+        hal        a HAL from hal.rp2.make / sim.hal.make (docs/hal.md)
         board_def  boardfile.load(...) result
         settings   a board.settings.Settings, or None: loaded from hal.storage_dir/settings.json
 
@@ -13,7 +13,7 @@
     a.match                                     # the cribbage.game.Match in force (read only)
     a.journal, a.settings, a.controller, a.render
 
-Tests (tests/both/test_board_*.py) and `hal.sim --script` drive App.step with a hand-advanced clock;
+Tests (tests/both/test_board_*.py) and `make sim --script` drive App.step with a hand-advanced clock;
 run() runs the same parts as asyncio tasks: scan+apply every scan_ms, draw every frame_ms, save and
 the link every few tens of ms. No task exists before asyncio.run; a new event loop is made in
 `finally` so a soft reboot starts clean (Hinch's app skeleton).

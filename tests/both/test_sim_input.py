@@ -1,6 +1,7 @@
-# The simulator's keyboard and script grammar (hal/simkeys.py, hal/simscript.py): pure, both interpreters.
+# The simulator's keyboard and script grammar (sim/keys.py, sim/script.py): pure, both interpreters.
 from check import message, raises
-from hal import simkeys, simscript
+from sim import keys as simkeys
+from sim import script as simscript
 
 NAMES = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "MENU", "UNDO",
          "S", "H", "D", "C", "OK"]

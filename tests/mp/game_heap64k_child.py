@@ -6,7 +6,7 @@ a ROM partition runs the firmware: the bytecode stays in the image, the heap hol
     (STUB: `import game_heap64k_child` then main(); simboot adds --rom)
 
 EVENTS: the scripted match's journal lines, set-up first (tests/match_script.py, completed events).
-FLASH: a file for the littlefs image the journal lives on (hal.simflash, the sim's flash).
+FLASH: a file for the littlefs image the journal lives on (sim.flash, the sim's flash).
 MODULES: the image's modules, comma-separated, imported one by one first to measure what each keeps.
 
 main() first trims the heap to HEAP_BYTES with a ballast (H is 8 KB more than 64 KB, the image and the
@@ -137,7 +137,7 @@ def main():
     from board.journal import Journal
     from cribbage import events
     from cribbage.game import Match
-    from hal import simflash
+    from sim import flash as simflash
 
     imported = _free()
     simflash.mount(flash, "/flash")

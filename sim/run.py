@@ -5,7 +5,7 @@
 import gc
 import time
 
-from hal import simscript
+from sim import script as simscript
 
 SETTLE_MS = 1500  # after the last step, before the end state is read
 
