@@ -30,14 +30,6 @@ def make(kind, code):
     return (kind << _SHIFT) | code
 
 
-def kind_of(edge):
-    return edge >> _SHIFT
-
-
-def code_of(edge):
-    return edge & _CODE
-
-
 class Ring:
     """Fixed-size FIFO of edges; put() never allocates and drops the oldest when full."""
 

@@ -2,9 +2,9 @@
 import json
 
 from board import jsonscan
+from hal.lines import MAX_LINE  # bytes of one request line, without its newline: the line reader's limit
 
 PROTOCOL = 1
-MAX_LINE = 1024  # bytes of one request line, without its newline
 MAX_ID = 32  # characters of a string request id
 PAGE_DEFAULT = 32  # events a page when the host does not say
 PAGE_MAX = 64  # keeps one reply line a few kB on the board's heap
@@ -68,51 +68,6 @@ def _blank(line):
 def dump(obj):
     """One compact reply/push line, newline included, as bytes for the serial stream."""
     return (json.dumps(obj, separators=_SEP) + "\n").encode()
-
-
-class LineReader:
-    """Assembles request lines from raw bytes in a preallocated buffer.
-
-    An over-long line is discarded up to its newline and reported once as TOO_LONG, so a flood of
-    noise costs no memory. A trailing CR is dropped (terminals send CR LF).
-    """
-
-    TOO_LONG = b"\x00too-long"  # not a valid request, so handle() reports it as too long
-
-    def __init__(self, size=MAX_LINE):
-        self._buf = bytearray(size)
-        self._n = 0
-        self._skipping = False
-
-    def reset(self):
-        """Forget a half-received line (a new host connected)."""
-        self._n = 0
-        self._skipping = False
-
-    def feed(self, data):
-        """Take received bytes; return the complete lines they finish (bytes, or TOO_LONG)."""
-        out = []
-        buf = self._buf
-        size = len(buf)
-        for b in data:
-            if b == 10:
-                if self._skipping:
-                    out.append(LineReader.TOO_LONG)
-                else:
-                    n = self._n
-                    if n and buf[n - 1] == 13:
-                        n -= 1
-                    out.append(bytes(buf[:n]))
-                self._n = 0
-                self._skipping = False
-            elif self._skipping:
-                pass
-            elif self._n < size:
-                buf[self._n] = b
-                self._n += 1
-            else:
-                self._skipping = True
-        return out
 
 
 def _field(req, name, kind, default=None, required=False):
@@ -213,8 +168,6 @@ class Link:
         rid = None
         self._now = now_ms
         try:
-            if line is LineReader.TOO_LONG:
-                raise LinkError("too-long", "line over %d bytes" % MAX_LINE)
             if len(line) <= MAX_LINE and _blank(line):
                 return []
             bad = _line_error(line)  # on the bytes: a decoded C0 AF would pass as "/"

@@ -10,14 +10,6 @@ _SEPARATORS = ",;"
 JACK = 10
 
 
-def rank_of(c):
-    return c >> 2
-
-
-def suit_of(c):
-    return c & 3
-
-
 def pip(c):
     """Counting value: A = 1, 2..10 face value, J Q K = 10."""
     r = c >> 2
