@@ -1,14 +1,57 @@
 # What the 16x8 text display shows in each mode: scores, the prompt, keyed cards, proposals, menus, counts.
-# rows(match, ctl, settings) -> 8 strings of at most 16 characters; the app draws them only when
+# rows(match, settings, shown) -> 8 strings of at most 16 characters; the app draws them only when
 # they changed. Pure text: the HAL does the glass (framebuf on the Pico, the terminal in the sim).
-from board import phases
-from board.controller import P_GUARD, P_PEG, wrap
+# The words are made here, where they are shown: the controller hands over codes and state (Shown).
+from board import deal
+from board.proposal import P_GUARD, P_PEG
 from board.settings import MATCH_SETTINGS, MENU
 from cribbage.cards import RANKS, format_card
 
 COLS = 16
 ROWS = 8
 _HINT = "OK=yes UNDO=no"
+SENSOR_FAULTS = ("", "No sensor chain", "Sensor noise", "Sensors silent")  # by edges.FAULT_*
+
+
+class Shown:
+    """What the controller shows besides the match, filled by Controller.shown(): the display's only
+    view of the controller."""
+
+    def __init__(self):
+        self.fault = 0  # the sensor chain's fault: edges.FAULT_* (0: none)
+        self.stuck = None  # the name of a key stuck down, or None
+        self.menu = -1  # index in settings.MENU while the menu is open
+        self.proposal = None  # proposal.Pending waiting for OK, or None
+        self.message = ()  # lines shown over the prompt: errors, counts, reports
+        self.entry = None  # entry.Entry: the cards and digits keyed so far
+        self.context = None  # deal.context(): what keyed cards are for now
+        self.num_side = 0  # the side keyed points go to
+
+
+def fault_text(shown):
+    """The lasting fault in words ("Key A stuck", "No sensor chain"), or "" when there is none."""
+    if shown.stuck is not None:
+        return "Key %s stuck" % shown.stuck
+    if shown.fault:
+        return SENSOR_FAULTS[shown.fault] if shown.fault < len(SENSOR_FAULTS) else "Sensor fault"
+    return ""
+
+
+def wrap(text, width=COLS, rows=4):
+    """Text cut into display rows at spaces."""
+    out = []
+    line = ""
+    for word in text.split():
+        if not line:
+            line = word
+        elif len(line) + 1 + len(word) <= width:
+            line += " " + word
+        else:
+            out.append(line[:width])
+            line = word
+    if line:
+        out.append(line[:width])
+    return out[:rows]
 
 
 def _fit(s):
@@ -34,13 +77,14 @@ def _value(v):
     return str(v)
 
 
-def rows(match, ctl, settings):
+def rows(match, settings, shown):
     out = []
     dealer = match.dealer_side
     for s in range(match.sides):
         out.append(score_row(match, s, "*" if s == dealer else " "))
-    if ctl.status:
-        out.append(_fit("!" + ctl.status))
+    fault = fault_text(shown)
+    if fault:
+        out.append(_fit("!" + fault))
     else:
         line = "G%d D%d" % (match.game_no, match.deal_no)
         if match.starter is not None:
@@ -48,30 +92,30 @@ def rows(match, ctl, settings):
         mp = "-".join([str(p) for p in match.match_points])
         out.append(_fit(line + " " * max(1, COLS - len(line) - len(mp)) + mp))
     body = []
-    hint = prompt(match, ctl)
-    if ctl.menu >= 0:
-        key, label = MENU[ctl.menu]
-        body = ["Menu %d/%d" % (ctl.menu + 1, len(MENU)), label, "= " + _value(settings[key])]
+    hint = prompt(match, shown.context)
+    if shown.menu >= 0:
+        key, label = MENU[shown.menu]
+        body = ["Menu %d/%d" % (shown.menu + 1, len(MENU)), label, "= " + _value(settings[key])]
         if key in MATCH_SETTINGS:
             body.append("(new match)")
         hint = "OK=chg MENU=next"
-    elif ctl.pending is not None:
-        p = ctl.pending
+    elif shown.proposal is not None:
+        p = shown.proposal
         body = wrap(p.note, COLS, 5)
         if p.kind == P_PEG:
             to = match.front[p.side] + p.ev["n"]
             body.append("game!" if to >= match.target else "to hole %d" % to)
         hint = "MENU=other" if p.kind == P_GUARD else _HINT
-        if p.ev is not None and p.ev.get("t") == "muggins":
+        if p.is_muggins():
             hint = "OK=take MENU=who"
-    elif ctl.message:
-        body = list(ctl.message)
-    elif ctl.entry.active():
-        body = _entry(match, ctl)
+    elif shown.message:
+        body = list(shown.message)
+    elif shown.entry.active():
+        body = _entry(match, shown)
     elif match.play is not None and match.phase() == "play":
         body = ["count %d" % match.play.count, cards_text(match.play.current[-4:])]
-    elif phases.context(ctl) == "show":
-        laid = phases.laid_cards(ctl)
+    elif shown.context == "show":
+        laid = deal.laid_cards(match)
         if laid:
             body = [
                 "laid " + cards_text(laid),
@@ -88,13 +132,13 @@ def rows(match, ctl, settings):
     return out
 
 
-def _entry(match, ctl):
-    e = ctl.entry
+def _entry(match, shown):
+    e = shown.entry
     n = e.number()
     if e.claiming:
         return [cards_text(e.cards), "Your count? " + (str(n) if n >= 0 else "_"), "then OK"]
     if e.digits:
-        return ["+%d %s" % (n, match.names[ctl.num_side]), "OK=peg MENU=side"]
+        return ["+%d %s" % (n, match.names[shown.num_side]), "OK=peg MENU=side"]
     body = []
     typed = cards_text(e.cards)
     if e.rank >= 0:
@@ -105,7 +149,7 @@ def _entry(match, ctl):
     body.append(typed)
     if e.numbering():
         body.append("suit=card")
-        body.append("OK=+%d %s" % (n, match.names[ctl.num_side]))
+        body.append("OK=+%d %s" % (n, match.names[shown.num_side]))
     elif e.rank >= 0:
         body.append("key its suit")
     else:
@@ -113,16 +157,15 @@ def _entry(match, ctl):
     return body
 
 
-def prompt(match, ctl):
-    """The bottom row: what the keypad does now."""
+def prompt(match, ctx):
+    """The bottom row: what the keypad does now (ctx: deal.context())."""
     ph = match.phase()
-    ctx = phases.context(ctl)
     if ph == "cut":
         return "Cut: a card each"
     if ctx == "starter":
         return "Starter? OK=skip"
     if ctx == "lay":
-        return "%s lays MENU=go" % match.names[match.side_of(match.play_seats[match.play.turn])]
+        return "%s lays MENU=go" % match.names[match.side_of(deal.player_to_lay(match))]
     if ctx == "show":
         side, kind = match.next_show()
         return "%s %s: cards" % (match.names[side], kind)
@@ -135,6 +178,8 @@ def prompt(match, ctl):
 
 def describe(match, ev):
     """A few words for an event, for the undo prompt."""
+    if ev is None:
+        return "?"
     t = ev.get("t")
     names = match.names
     if t == "peg":
@@ -146,6 +191,30 @@ def describe(match, ev):
     if t == "muggins":
         return "%s muggins" % names[ev["s"]]
     return {"deal": "next deal", "game": "next game"}.get(t, t)
+
+
+def play_lines(match, player, card, count):
+    """What a lay (card) or a go (card -1) at `count` did: who, what, the points, the count after."""
+    side = match.side_of(player)
+    got = 0
+    to = side
+    for s, n, _why in match.last_pegs:
+        got += n
+        to = s
+    what = format_card(card) if card >= 0 else "go"
+    line = "%s %s" % (match.names[side], what)
+    play = match.play
+    if got and to != side:
+        # A go scores for the last to lay, not for the player saying it (and the count is done).
+        return [line, "%s +%d" % (match.names[to], got), "play over" if play is None or play.over else "new count"]
+    if got:
+        line += " +%d" % got
+    lines = [line, "count %d" % count]
+    if play is not None and play.count != count:
+        lines.append("new count" if not play.over else "play over")
+    elif play is not None and play.over:
+        lines.append("play over")
+    return lines
 
 
 def show_lines(match, done):

@@ -139,6 +139,12 @@ class Settings:
                     self.values[name] = data[name]
         return self
 
+    def reset(self):
+        """Every setting back to its default, saved now (the guarded "reset board")."""
+        self.values = defaults()
+        self.dirty = True
+        self.save()
+
     def due(self, now):
         """True when a deferred save should happen now."""
         return self.dirty and diff(now, self._changed_at) >= self.quiet_ms
