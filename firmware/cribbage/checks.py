@@ -44,6 +44,30 @@ def _before_dealer(m):
         raise CribError("the first dealer is already known: undo the cut to cut again")
 
 
+def seen_in_deal(m, c):
+    """Card c is the starter or was laid already in this deal's play: a lay of it is impossible. The one
+    test of it, for the live check, the trusted one and the boot replay's shortcut (cribbage.trusted):
+    a journal record with a good checksum but such a card is refused, not folded."""
+    if c == m.starter:
+        return True
+    for a in m._acts:  # the play so far: seat * 64 + card for a lay, -1 - seat for a go
+        if a >= 0 and a & 63 == c:
+            return True
+    return False
+
+
+def shown_before(m, cards):
+    """A show's cards repeat one: within the hand, the starter, or a card shown already this deal."""
+    for i in range(len(cards)):
+        c = cards[i]
+        if c == m.starter or c in m.shown_cards:
+            return True
+        for k in range(i):
+            if cards[k] == c:
+                return True
+    return False
+
+
 def validate(m, ev, trusted, dry):
     """The record of ev if match m allows it now, else CribError. Changes nothing.
 
@@ -235,7 +259,10 @@ def _lay(m, ev, trusted, dry):
         # From the journal, with the points the card made: the play itself is not run.
         p = _player_in_play(m, ev)
         n = _int(ev, "n", 0, MAX["play"], "a card's points")
-        return bytes((LAY, p, parse_card(ev.get("c")), NONE if claim is None else claim, n))
+        c = parse_card(ev.get("c"))
+        if seen_in_deal(m, c):
+            raise CribError("%s was the starter or laid already this deal" % format_card(c))
+        return bytes((LAY, p, c, NONE if claim is None else claim, n))
     p, seat, play = _play_seat(m, ev)
     if not play.cards_left[seat]:
         raise CribError("%s has no cards left" % _who(m, p))
@@ -278,6 +305,8 @@ def _show(m, ev, trusted, dry):
         for c in cards:
             if type(c) is not int or not 0 <= c < 52:
                 raise CribError("bad card %r" % (c,))
+        if shown_before(m, cards):
+            raise CribError("a %s with a card twice, the starter or a card shown already" % kind)
     else:
         cards = [parse_card(c) for c in cards]
         for i in range(size):

@@ -12,6 +12,7 @@ Its heap is counted too (docs/memory.md): no tables or buffers, few functions, a
 firmware interns already (each new one counts against the interned-string pool).
 """
 from cribbage.cards import JACK
+from cribbage.checks import seen_in_deal, shown_before
 
 try:
     from micropython import const
@@ -71,6 +72,7 @@ def _lay(m, ev):
         and 0 <= c < 52
         and "claim" not in ev
         and _player_in_play(m, ev.get("p"))
+        and not seen_in_deal(m, c)
     ):
         # (Few locals: a frame over 11 words would be made on the heap at every call.)
         i = m._log.add(5)
@@ -116,6 +118,7 @@ def _show(m, ev):
         and "claim" not in ev
         and _show_turn(m, s, ev)
         and _ints(m, ev)
+        and not shown_before(m, ev["cards"])
     ):
         return -1
     i = len(ev["cards"])
