@@ -50,7 +50,7 @@ def seen_in_deal(m, c):
     a journal record with a good checksum but such a card is refused, not folded."""
     if c == m.starter:
         return True
-    for a in m._acts:  # the play so far: seat * 64 + card for a lay, -1 - seat for a go
+    for a in m._acts:  # noqa: SIM110 (any() of a generator allocates); seat * 64 + card a lay
         if a >= 0 and a & 63 == c:
             return True
     return False
