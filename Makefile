@@ -78,9 +78,11 @@ sim: $(SIM_STAMP)
 
 # Compile with mpy-cross and copy what changed to a Pico with mpremote (tools/deploy.py).
 # make deploy PORT=/dev/ttyACM0   ARGS="--dry-run" lists what would be copied
+# make deploy BOARD=my-board.json  sends another board definition as board.json (checked first)
 PORT ?= auto
+BOARD ?= hardware/board.json
 deploy: $(TOOLS_STAMP)
-	$(BIN)/python tools/deploy.py --port $(PORT) $(ARGS)
+	$(BIN)/python tools/deploy.py --port $(PORT) --board $(BOARD) $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis out

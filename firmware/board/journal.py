@@ -1,5 +1,5 @@
 # Append-only journal of event lines on the board's flash: seq + CRC per record, replay at boot, compaction.
-"""The board's event log on flash (DESIGN.md rule 3: the event log is the truth).
+"""The board's event log on flash (docs/design.md, rule 3: the event log is the truth).
 
 API (board firmware)::
 

@@ -1,4 +1,4 @@
-# Cards as small ints (rank * 4 + suit) and the notation of RULES.md: parse and format.
+# Cards as small ints (rank * 4 + suit) and the notation of docs/rules.md: parse and format.
 from cribbage.errors import CardError
 
 RANKS = "A23456789TJQK"

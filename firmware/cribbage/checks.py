@@ -5,7 +5,7 @@ from cribbage.events import KINDS, WHYS
 from cribbage.records import CUT, DEALER, FIX, GO, LAY, MUG, NONE, PEG, SHOW, STARTER
 from cribbage.show import score_total
 
-# Largest legal single peg for each reason (RULES): a hand or crib 29; one card in the play at most
+# Largest legal single peg for each reason (docs/rules.md): a hand or crib 29; one card in the play at most
 # 12 (double pair royal) + 2 (fifteen or 31) + 1 (last card) = 15; a go 1; his heels exactly 2.
 MAX = {"hand": 29, "crib": 29, "play": 15, "go": 1, "heels": 2, "muggins": 29, "penalty": 29, "manual": 29}
 NO_HAND = (19, 25, 26, 27)  # no five cards count these

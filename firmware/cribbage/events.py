@@ -5,7 +5,7 @@ from cribbage.cards import parse_card, parse_cards
 from cribbage.errors import CribError
 from cribbage.forms import make_setup
 
-# Why a peg was made (RULES: pegs by hand, crib, play, go, heels, muggins, penalty, or by hand).
+# Why a peg was made (docs/rules.md: pegs by hand, crib, play, go, heels, muggins, penalty, or by hand).
 WHYS = ("hand", "crib", "play", "go", "heels", "muggins", "penalty", "manual")
 KINDS = ("hand", "crib")
 

@@ -1,4 +1,4 @@
-# The play: every pegging rule of RULES.md, go and last card, restarts, refusals; both interpreters.
+# The play: every pegging rule of docs/rules.md, go and last card, restarts, refusals; both interpreters.
 from game_kit import points_for_lay
 
 from check import message, raises

@@ -242,3 +242,22 @@ def test_the_driver_deploy_ships_draws_text_on_micropython(tmp_path):
     assert int(inits) > 20  # the display set up, command by command
     assert int(size) == 1 + 128 * 64 // 8 and int(lead) == 0x40  # one data transfer of the frame
     assert int(lit) > 4 and addrs.strip() == "{60}"  # 'P1' drawn, all to the display's address
+
+
+def test_deploy_takes_another_board_file(tmp_path):
+    """make deploy --board FILE: that board definition goes to the board as board.json (issue 10 item 7)."""
+    with open(deploy.BOARD, "rb") as f:
+        data = f.read()
+    mine = tmp_path / "my-board.json"
+    mine.write_bytes(data + b"\n\n")  # the same board, other bytes: told apart by its hash
+    cmd = [sys.executable, os.path.join(ROOT, "tools", "deploy.py"), "--dry-run", "--march", "armv6m",
+           "--manifest", str(tmp_path / "manifest.json"), "--board", str(mine)]
+    r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    _, files = deploy.local_files("armv6m", str(mine))
+    with open(files["board.json"], "rb") as f:
+        assert f.read() == data + b"\n\n"
+    missing = subprocess.run(cmd[:-1] + [str(tmp_path / "none.json")], cwd=ROOT, capture_output=True,
+                             text=True, timeout=300)
+    assert missing.returncode != 0 and "no such file" in missing.stderr
+    deploy.local_files("armv6m")  # the build folder holds hardware/board.json again
