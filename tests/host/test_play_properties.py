@@ -1,4 +1,4 @@
-# Properties of the play (hypothesis): random plays by 2-4 seats keep every rule of RULES.md.
+# Properties of the play (hypothesis): random plays by 2-4 seats keep every rule of docs/rules.md.
 from game_kit import points_for_lay
 from hypothesis import given
 from hypothesis import strategies as st
