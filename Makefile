@@ -49,8 +49,10 @@ test-host: $(STAMP)
 test-mp: $(STAMP)
 	$(MPY) -X heapsize=2m tests/mp_runner.py tests/both tests/mp
 
+# One linter and one formatter (pyproject.toml says why each ignored rule is ignored).
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 typecheck: $(STAMP)
 	$(BIN)/pyright

@@ -28,14 +28,37 @@ PRESS_MS = 60  # a terminal has no key-up: a keypress is the board key held this
 GAP_MS = 90  # between two presses, so the app sees separate presses
 LINK_PORT = 7373
 _FLAGS = ("--headless", "--fresh", "--trace")
-_VALUES = ("--script", "--data", "--board", "--link", "--press-ms", "--long-ms",
-           "--heap", "--ratio", "--code", "--rom")
+_VALUES = (
+    "--script",
+    "--data",
+    "--board",
+    "--link",
+    "--press-ms",
+    "--long-ms",
+    "--heap",
+    "--ratio",
+    "--code",
+    "--rom",
+)
 
 
 def parse_args(argv):
-    o = {"script": None, "headless": False, "fast": None, "data": "sim-data", "fresh": False,
-         "link": None, "board": None, "press_ms": PRESS_MS, "long_ms": 1500, "trace": False, "heap": None,
-         "ratio": None, "code": "ram", "rom": 0}
+    o = {
+        "script": None,
+        "headless": False,
+        "fast": None,
+        "data": "sim-data",
+        "fresh": False,
+        "link": None,
+        "board": None,
+        "press_ms": PRESS_MS,
+        "long_ms": 1500,
+        "trace": False,
+        "heap": None,
+        "ratio": None,
+        "code": "ram",
+        "rom": 0,
+    }
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -147,8 +170,10 @@ class SimHal:
             except OSError as e:
                 self.log("link: port %d not available (%r)" % (options["link"], e))
         what = "script " + options["script"] if options["script"] else "keyboard"
-        self.log("sim: unix heap %d KB for the firmware%s, flash %s, %s" % (
-            self.heap_size() // 1024, self._code_note(), self.image, what))
+        self.log(
+            "sim: unix heap %d KB for the firmware%s, flash %s, %s"
+            % (self.heap_size() // 1024, self._code_note(), self.image, what)
+        )
         # The sim's own start-up garbage goes now, before the firmware builds its state around it
         # (a heap left fragmented here once failed a 1.3 KB import with 100 KB free).
         gc.collect()
@@ -244,8 +269,11 @@ class SimHal:
         self._queue.append(("tap", bit, hold_ms or self.options["press_ms"]))
 
     def busy(self):
-        return bool(self._queue) or self._held is not None or \
-            time.ticks_diff(self.clock.ticks_ms(), self.free_at) < 0
+        return (
+            bool(self._queue)
+            or self._held is not None
+            or time.ticks_diff(self.clock.ticks_ms(), self.free_at) < 0
+        )
 
     def _inputs(self, now):
         held = self._held
@@ -311,8 +339,12 @@ class SimHal:
         else:
             what = "flash %s   quit Ctrl-C" % self.image
         text = " sim %d:%02d   heap %d/%d KB   %s" % (
-            t // 60, t % 60, (gc.mem_alloc() - self.flash_bytes - self.script_bytes) // 1024,
-            self.heap_size() // 1024, what)
+            t // 60,
+            t % 60,
+            (gc.mem_alloc() - self.flash_bytes - self.script_bytes) // 1024,
+            self.heap_size() // 1024,
+            what,
+        )
         if self.runner is not None:
             text += "   script %d/%d" % (self.runner.script.done, self.runner.script.count)
         self.term.status(text)
@@ -338,7 +370,8 @@ class SimHal:
                 _qstr_pools()  # as the firmware left them (the replay below is the sim's, not the board's)
 
             lines, self.exit_code = self.runner.finish(
-                self.storage_dir + JOURNAL, self.board_def.sides, self.board_def.side_names)
+                self.storage_dir + JOURNAL, self.board_def.sides, self.board_def.side_names
+            )
             for line in lines:
                 print(line)
         flash.unmount(self._flash)

@@ -13,8 +13,15 @@ FIRMWARE = os.path.join(ROOT, "firmware")
 SIM = os.path.join(ROOT, "sim")  # the simulator's modules: built for `make sim`, never deployed
 BIN = os.path.dirname(sys.executable)
 # mpy-cross -march for the native/viper code in the .mpy, by chip (sys.implementation._mpy >> 10).
-MARCH_OF_ARCH = {2: "x64", 4: "armv6m", 5: "armv7m", 6: "armv7em", 7: "armv7emsp", 8: "armv7emdp",
-                 11: "rv32imc"}
+MARCH_OF_ARCH = {
+    2: "x64",
+    4: "armv6m",
+    5: "armv7m",
+    6: "armv7em",
+    7: "armv7emsp",
+    8: "armv7emdp",
+    11: "rv32imc",
+}
 CHIP_MARCH = {"rp2040": "armv6m", "rp2350": "armv7emsp"}
 
 
@@ -54,8 +61,10 @@ def manifest():
 
     with open(os.path.join(FIRMWARE, "manifest.py")) as f:
         code = f.read()
-    exec(code, {"package": package, "module": module, "metadata": ignored, "include": ignored,
-                "require": ignored})
+    exec(
+        code,
+        {"package": package, "module": module, "metadata": ignored, "include": ignored, "require": ignored},
+    )
     return packages, modules
 
 
@@ -77,7 +86,7 @@ def source_path(rel):
 
 
 def module_name(rel):
-    """"board/app.py" -> "board.app", "board/__init__.py" -> "board": the source name recorded in the
+    """ "board/app.py" -> "board.app", "board/__init__.py" -> "board": the source name recorded in the
     .mpy (tracebacks say File "board.app", line 12). The same string as the module's own name, so the
     two share one interned string instead of two: one qstr less a module, and each qstr counts
     towards the next doubling of MicroPython's qstr pool (docs/memory.md)."""

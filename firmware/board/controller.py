@@ -314,8 +314,9 @@ class Controller:
                 if len(laid) == m.hand_size:
                     self._use_cards("show", now)
                 return
-            self.pending = Pending(P_EVENT, {"t": "peg", "s": side, "n": 0, "why": kind},
-                                   "%s %s 0?" % (m.names[side], kind))
+            self.pending = Pending(
+                P_EVENT, {"t": "peg", "s": side, "n": 0, "why": kind}, "%s %s 0?" % (m.names[side], kind)
+            )
         elif ph == "deal":
             self.commit({"t": "deal"})
         elif ph == "game over":

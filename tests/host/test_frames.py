@@ -11,10 +11,28 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # file -> the functions called for every record, frame or scan (the boot replay's fold and its trusted
 # shortcut, the journal's append, the LED frame, the key and sensor scans, the fast show total).
 HOT = {
-    "firmware/cribbage/fold.py": ("_do", "_do_lay", "_do_go", "_do_show", "_do_starter", "_score", "_claimed",
-                                  "_show_order", "_new_deal", "play"),
-    "firmware/cribbage/trusted.py": ("record", "_lay", "_go", "_show", "_starter", "_ints", "_show_turn",
-                                     "_player_in_play"),
+    "firmware/cribbage/fold.py": (
+        "_do",
+        "_do_lay",
+        "_do_go",
+        "_do_show",
+        "_do_starter",
+        "_score",
+        "_claimed",
+        "_show_order",
+        "_new_deal",
+        "play",
+    ),
+    "firmware/cribbage/trusted.py": (
+        "record",
+        "_lay",
+        "_go",
+        "_show",
+        "_starter",
+        "_ints",
+        "_show_turn",
+        "_player_in_play",
+    ),
     "firmware/cribbage/game.py": ("apply",),
     "firmware/cribbage/records.py": ("add", "rec_len"),
     "firmware/cribbage/show.py": ("show_total", "score_total"),
@@ -88,8 +106,11 @@ def test_the_frame_reader_sees_a_big_frame():
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "f.py")
         with open(path, "w") as f:
-            f.write("def small(a):\n    b = a\n    return b\n\n"
-                    "def big(a):\n" + "".join("    v%d = a + %d\n" % (i, i) for i in range(12)) +
-                    "    return v0 + v11\n")
+            f.write(
+                "def small(a):\n    b = a\n    return b\n\n"
+                "def big(a):\n"
+                + "".join("    v%d = a + %d\n" % (i, i) for i in range(12))
+                + "    return v0 + v11\n"
+            )
         got = {n: frames.words(s, e) for n, s, e in frames.frames(path)}
     assert got["small"] <= frames.STACK_WORDS < got["big"]
