@@ -26,12 +26,9 @@ _ASCII = " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abc
 
 
 def _intern_chars():
-    """Intern the one-character strings now, while the heap is calm.
-
-    MicroPython interns a one-character str the first time indexing or iteration makes it ("KH"[0]),
-    and a new interned string can need a whole new qstr pool: twice the last one, 1280 entries
-    (~8 KB on a Pico, 14 KB here) in one block. Made in a fragmented heap mid-game, that failed
-    every pass that formatted a card; made here, it never happens after boot."""
+    """Intern the one-character strings now, while the heap is calm: MicroPython interns one the first
+    time indexing makes it ("KH"[0]), and a new qstr pool asked for mid-game, in a fragmented heap,
+    fails ([name budget] docs/memory.md, "No new interned strings after boot")."""
     for _c in _ASCII:
         pass
 

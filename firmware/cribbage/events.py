@@ -154,8 +154,8 @@ def from_line(line):
 
 
 def _line(text):
-    # The JSON value of a line, None if it is not JSON. (Helper names here are ones the firmware
-    # interns already: each new name counts against the interned-string pool, docs/memory.md.)
+    # The JSON value of a line, None if it is not JSON. ([name budget] docs/memory.md: helper names
+    # here are ones the firmware interns already.)
     try:
         return json.loads(text)
     except Exception:

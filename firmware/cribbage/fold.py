@@ -195,9 +195,8 @@ class Fold:
         return p
 
     def _do(self, p):
-        # p: the record's position in the log (for checkpoints). Each branch is one short call:
-        # MicroPython puts a function's frame on the heap, at every call, when its arguments,
-        # locals and deepest stack pass 11 words (bench/frames.py lists them), and _do is the hottest.
+        # p: the record's position in the log (for checkpoints). Each branch is one short call, so
+        # this, the hottest function, keeps its frame small ([frame rule] docs/memory.md).
         b = self._log.chunks[p >> 8]  # records.Log: 256-byte chunks
         i = p & 255
         t = b[i]

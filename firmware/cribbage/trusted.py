@@ -6,10 +6,11 @@ validate would make straight into the match's log and returns where; for anythin
 what validate refuses nor makes another record: each function tests the same conditions validate
 tests for a trusted event, in one expression (on MicroPython every call, dict lookup and temporary
 costs, and a boot replays hundreds of these); anything unusual (a claim, a card as text, a bad
-value) takes the long way. tests/both/test_game_trusted.py holds them side by side.
+value) takes the long way. Tests that need a loop (a card laid or shown twice) are checks' own
+predicates, called here, not restated. tests/both/test_game_trusted.py holds them side by side.
 
-Its heap is counted too (docs/memory.md): no tables or buffers, few functions, and names the
-firmware interns already (each new one counts against the interned-string pool).
+Its heap is counted too: no tables or buffers, few functions, names the firmware interns already
+([name budget] docs/memory.md).
 """
 from cribbage.cards import JACK
 from cribbage.checks import seen_in_deal, shown_before
@@ -74,7 +75,7 @@ def _lay(m, ev):
         and _player_in_play(m, ev.get("p"))
         and not seen_in_deal(m, c)
     ):
-        # (Few locals: a frame over 11 words would be made on the heap at every call.)
+        # (Few locals: [frame rule] docs/memory.md.)
         i = m._log.add(5)
         b = m._log.chunks[i >> 8]  # records.Log: 256-byte chunks
         i &= 255
