@@ -2,7 +2,7 @@
 from cribbage.cards import JACK, format_card, format_cards, parse_card
 from cribbage.errors import CribError
 from cribbage.events import KINDS, WHYS
-from cribbage.records import CUT, DEALER, FIX, GO, LAY, MUG, NONE, PEG, SHOW, STARTER
+from cribbage.records import CUT, DEAL, DEALER, END, FIX, GAME, GO, LAY, MUG, NONE, PEG, SHOW, STARTER
 from cribbage.show import score_total
 
 # Largest legal single peg for each reason (docs/rules.md): a hand or crib 29; one card in the play at most
@@ -11,6 +11,10 @@ MAX = {"hand": 29, "crib": 29, "play": 15, "go": 1, "heels": 2, "muggins": 29, "
 NO_HAND = (19, 25, 26, 27)  # no five cards count these
 MAX_FIVE_HAND = 20  # five-card: 3 cards and the starter, best 5-5-5 with a 5 turned
 NO_FIVE_HAND = (16, 17, 18, 19)  # nor do 3 cards and a starter (every one tried)
+# The records of the events that carry nothing, made once.
+_END_REC = bytes((END,))
+_GAME_REC = bytes((GAME,))
+_DEAL_REC = bytes((DEAL,))
 
 
 def _int(ev, key, lo, hi, what):
@@ -94,7 +98,7 @@ def validate(m, ev, trusted, dry):
 
 
 def _end(m, ev, trusted, dry):
-    return b"\x0c"  # END
+    return _END_REC
 
 
 def _dealer(m, ev, trusted, dry):
@@ -119,12 +123,12 @@ def _game(m, ev, trusted, dry):
         raise CribError("cut for the first deal first")
     if not m.game_over:
         raise CribError("the game is not over yet")
-    return b"\x0b"  # GAME
+    return _GAME_REC
 
 
 def _deal(m, ev, trusted, dry):
     _in_game(m)
-    return b"\x0a"  # DEAL
+    return _DEAL_REC
 
 
 def _fix(m, ev, trusted, dry):

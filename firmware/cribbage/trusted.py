@@ -20,13 +20,15 @@ try:
 except ImportError:  # CPython: const(x) is just x
     const = int  # type: ignore
 
-# cribbage.records' record types (test_game_trusted checks they agree)
+# The record types as constants the compiler folds into the code (the values: cribbage/records.py).
+# ---- record types: written by bench/gen_records.py from cribbage/records.py; do not edit ----
 _STARTER = const(5)
 _SHOW = const(6)
 _LAY = const(7)
 _GO = const(8)
 _DEAL = const(10)
 _NONE = const(255)
+# ---- end of the record types ----
 
 
 def record(m, ev):
