@@ -60,25 +60,22 @@ class App:
         self._raw = bytearray(board_def.sensor_bits // 8)
         self.render = render.Render(board_def, Limiter(board_def.power, board_def.led_count))
         self.journal = Journal(hal.storage_dir + JOURNAL)
-        self.book = Commit(self.journal, setup_of(settings), hal.log, self._committed)
+        log = hal.log  # one bound method for both
+        self.book = Commit(self.journal, setup_of(settings), log, self._committed)
+        self.match = self.book.match  # one object for the app's life: the Commit refills it in place
         self._tracks = tracks_for(2, 0, board_def.sides)
         self._tracks_key = -1
-        self.controller = Controller(list(board_def.key_names), self.book, settings, self.tracks, hal.log)
+        self.controller = Controller(board_def.key_names, self.book, settings, self.tracks, log)  # read only
         self.link = None
-        self._pump = None
+        self._pump = None  # board.link.pump once the link starts
         self._shown = None  # display rows on the glass
         self._shown_changes = -1
-        self._view = display.Shown()
+        self._view = display.view()
         self._dog = None
         self.errors = 0
         report = self.book.boot(setup_of(settings))
         if not report.ok:
             self.controller.say("Journal: lost", "%d records" % report.dropped)
-
-    @property
-    def match(self):
-        """The match in force: one object for the app's life (board/commit.py refills it in place)."""
-        return self.book.match
 
     def _committed(self, seq, line, done, was_over):
         """An event's record is on flash: tell a subscribed laptop, start the animation it earned."""
@@ -184,7 +181,7 @@ class App:
         if self.settings.due(now):
             self.settings.save()
         if self._pump is not None:
-            self._pump.pump(now)
+            self._host = self._pump(self.hal.link, self.link, self.controller, self._host, now)
 
     def step(self, now):
         """One whole pass, as the tasks would run it: the harness and the sim's --script use it."""
@@ -199,8 +196,7 @@ class App:
         if getattr(self.hal, "link", None) is None:
             return
         try:
-            from board.link import Link
-            from board.linkpump import LinkPump
+            from board.link import Link, pump
         except ImportError:
             return
         self.link = Link(
@@ -211,7 +207,8 @@ class App:
             form=self.settings["form"],
             settings=self.settings,
         )
-        self._pump = LinkPump(self.hal.link, self.link, self.controller)
+        self._host = getattr(self.hal.link, "session", 0)  # changes when a laptop comes or goes
+        self._pump = pump
 
     # ---- asyncio ----------------------------------------------------------------------------
 

@@ -58,18 +58,13 @@ class Commit:
 
     def boot(self, setup):
         """Replay the journal into the match (a new match of `setup` when it holds none); -> its report."""
-        report, found = self._open()
-        if not found:
-            self.new_match(setup)
-        return report
-
-    def _open(self):
         self._loading = None
         report = self.journal.open(self.replay)
         self.log(str(report))
-        found = self._loading is not None
+        if self._loading is None:  # no set-up in it
+            self.new_match(setup)
         self._loading = None
-        return report, found
+        return report
 
     def new_match(self, setup):
         """Start a new match; the journal keeps only its set-up line."""
@@ -126,7 +121,7 @@ class Commit:
         return done
 
     def retry(self):
-        """After a rebuild that did not finish (`loading`), replay once more; -> True when it did."""
+        """After a rebuild that did not finish, replay once more; -> True when it did."""
         if self._loading is None:
             return False
         try:
@@ -134,10 +129,6 @@ class Commit:
         except CribError:
             return False
         return True
-
-    @property
-    def loading(self):
-        return self._loading is not None
 
     def last(self):
         """The last event in force (for the undo prompt), or None."""
@@ -151,8 +142,7 @@ class Commit:
         fails: the journal then stays closed (no record is written while the match may differ from
         it), and the next retry() and apply() replay first; a restart replays it in an empty heap."""
         try:
-            if not self._open()[1]:
-                self.new_match(self.match.setup)
+            self.boot(self.match.setup)
         except Exception as e:
             self.journal.close()
             self._loading = self.match

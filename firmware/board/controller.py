@@ -1,9 +1,9 @@
 # Input edges + now_ms -> events committed, proposals, card entry and menus: the board's decision logic.
 # No I/O and no clock of its own. docs/keys.md is the key grammar in prose; the contract is below.
-from board import deal, display, edges, proposal
+from board import deal, display, edges
 from board.commit import setup_of
+from board.deal import GUARD_CHOICES, P_EVENT, P_GUARD, P_LINK, P_PEG, Pending
 from board.entry import Entry
-from board.proposal import GUARD_CHOICES, P_EVENT, P_GUARD, P_LINK, P_PEG, Pending
 from board.sensors import GAME
 from board.settings import MENU
 from board.ticks import diff
@@ -27,8 +27,8 @@ class Controller:
         say(*lines)         a message over the prompt (reports, errors)
         offer_link(ev, note, now, answer) / withdraw_link()   the link pump: the laptop's proposal;
                             answer(applied, error) hears how it ended
-        shown(into)         fills a display.Shown: the display's only view of the controller
-        blinking()          the proposed peg whose hole blinks (proposal.Pending), or None
+        shown(into)         fills a display.view(): the display's only view of the controller
+        blinking()          the proposed peg whose hole blinks (deal.Pending), or None
         changes             bumps whenever what is shown may have changed (the app redraws then)
     Faults are codes (`fault`: edges.FAULT_*, `stuck`: a bitmap of keys), worded by the display.
     """
@@ -41,7 +41,7 @@ class Controller:
         self.settings = settings
         self.tracks = tracks
         self.log = log
-        self.pending = None  # proposal.Pending waiting for OK
+        self.pending = None  # deal.Pending waiting for OK
         self.entry = Entry()  # cards and numbers being keyed
         self.num_side = 0  # the side keyed points go to (MENU cycles it)
         self.menu = -1  # index in settings.MENU while the menu is open
@@ -115,23 +115,22 @@ class Controller:
 
     # ---- what is shown ----------------------------------------------------------------------
 
-    def context(self):
-        return deal.context(self.book.match, self.settings, self.skip)
-
     def shown(self, into):
-        into.fault = self.fault
-        into.stuck = None
+        """Fill into, a display.view(), in its order: fault, stuck key, menu, proposal, message, entry,
+        context, side keyed points go to."""
+        into[0] = self.fault
+        into[1] = None
         if self.stuck:
             for i in range(len(self.key_names)):
                 if self.stuck & (1 << i):
-                    into.stuck = self.key_names[i]
+                    into[1] = self.key_names[i]
                     break
-        into.menu = self.menu
-        into.proposal = self.pending
-        into.message = self.message
-        into.entry = self.entry
-        into.context = self.context()
-        into.num_side = self.num_side
+        into[2] = self.menu
+        into[3] = self.pending
+        into[4] = self.message
+        into[5] = self.entry
+        into[6] = deal.context(self.book.match, self.settings, self.skip)
+        into[7] = self.num_side
         return into
 
     def blinking(self):
@@ -172,8 +171,8 @@ class Controller:
             elif p.kind == P_GUARD:
                 p.choice = (p.choice + 1) % len(GUARD_CHOICES)
                 p.note = GUARD_CHOICES[p.choice] + "?"
-            elif p.is_muggins():
-                proposal.next_claimant(self.book.match, p)
+            elif p.ev is not None and p.ev.get("t") == "muggins":
+                deal.next_claimant(self.book.match, p)
             return
         if self.entry.active():
             if name == "UNDO":
@@ -183,7 +182,7 @@ class Controller:
             return
         if name == "UNDO":
             self._offer_undo()
-        elif self.context() == "lay":
+        elif deal.context(self.book.match, self.settings, self.skip) == "lay":
             self._go()
         else:
             self.menu = 0
@@ -211,14 +210,16 @@ class Controller:
         if refused:
             self.say(*refused)
         elif fresh:
-            self.num_side = deal.default_side(self.book.match, self.context())
+            self.num_side = deal.default_side(
+                self.book.match, deal.context(self.book.match, self.settings, self.skip)
+            )
 
     def _suit(self, s, now):
         c, refused = self.entry.suit_key(s)
         if refused:
             self.say(*refused)
         if c >= 0:
-            ctx = self.context()
+            ctx = deal.context(self.book.match, self.settings, self.skip)
             if ctx == "starter" or ctx == "lay":
                 self._use_cards(ctx, now)
 
@@ -233,7 +234,7 @@ class Controller:
         elif e.rank >= 0:
             self.say("Finish the card:", "key its suit")
         elif e.cards:
-            self._use_cards(self.context(), now)
+            self._use_cards(deal.context(self.book.match, self.settings, self.skip), now)
         else:
             self._ok_alone(now)
 
@@ -250,7 +251,7 @@ class Controller:
             if self.commit({"t": "starter", "c": cards[0]}) and m.last_pegs:
                 self.say("His heels:", "%s +2" % m.names[m.dealer_side])
         elif ctx == "lay":
-            player = deal.player_to_lay(m)
+            player = m.play_seats[m.play.turn]
             count = m.play.count + pip(cards[0])
             if self.commit({"t": "lay", "p": player, "c": cards[0]}):
                 self.say(*display.play_lines(m, player, cards[0], count))
@@ -300,7 +301,7 @@ class Controller:
         if ph == "cut":
             self.say("Key a card each,", "OK; or 1-%d OK" % m.players, "names the dealer")
         elif ph == "starter" or ph == "play":
-            if deal.skipped(m, self.skip):
+            if self.skip == (m.game_no, m.deal_no):
                 self.say("Peg the show:", "tap, or key cards")
             else:
                 self.skip = (m.game_no, m.deal_no)
@@ -326,7 +327,7 @@ class Controller:
 
     def _go(self):
         m = self.book.match
-        player = deal.player_to_lay(m)
+        player = m.play_seats[m.play.turn]
         count = m.play.count
         if self.commit({"t": "go", "p": player}):
             self.say(*display.play_lines(m, player, -1, count))
@@ -340,8 +341,11 @@ class Controller:
         if m.game_over or m.match_over:
             return
         self.menu = -1  # the game goes on: a peg closes the menu
-        if hole == GAME:
-            side = deal.leader(m)
+        if hole == GAME:  # the game hole: for the side furthest ahead
+            side = 0
+            for s in range(m.sides):
+                if m.front[s] > m.front[side]:
+                    side = s
             hole = m.target
         else:
             side = _side_of_track(self.tracks(), track)
@@ -377,7 +381,7 @@ class Controller:
                 self.pending = None  # the peg moved on from the hole it proposed
             self.say(*display.wrap(str(e.args[0]) if e.args else "refused"))
             return
-        self.pending = proposal.peg(m, side, n, hole, why, now)
+        self.pending = deal.peg(m, side, n, hole, why, now)
 
     def _offer_undo(self):
         if not self.book.match.count:
@@ -387,7 +391,7 @@ class Controller:
         self.pending = Pending(P_EVENT, {"t": "undo"}, "Undo " + last + "?")
 
     def _offer_muggins(self, now):
-        p = proposal.muggins(self.book.match)
+        p = deal.muggins(self.book.match)
         if p is not None:
             self.pending = p
 

@@ -1,11 +1,16 @@
 # What the 16x8 text display shows in each mode: scores, the prompt, keyed cards, proposals, menus, counts.
 # rows(match, settings, shown) -> 8 strings of at most 16 characters; the app draws them only when
 # they changed. Pure text: the HAL does the glass (framebuf on the Pico, the terminal in the sim).
-# The words are made here, where they are shown: the controller hands over codes and state (Shown).
+# The words are made here, where they are shown: the controller hands over codes and state (view()).
 from board import deal
-from board.proposal import P_GUARD, P_PEG
+from board.deal import P_GUARD, P_PEG
 from board.settings import MATCH_SETTINGS, MENU
 from cribbage.cards import RANKS, format_card
+
+try:
+    from micropython import const
+except ImportError:  # CPython: const(x) is just x
+    const = int  # type: ignore
 
 COLS = 16
 ROWS = 8
@@ -13,28 +18,21 @@ _HINT = "OK=yes UNDO=no"
 SENSOR_FAULTS = ("", "No sensor chain", "Sensor noise", "Sensors silent")  # by edges.FAULT_*
 
 
-class Shown:
-    """What the controller shows besides the match, filled by Controller.shown(): the display's only
-    view of the controller."""
-
-    def __init__(self):
-        self.fault = 0  # the sensor chain's fault: edges.FAULT_* (0: none)
-        self.stuck = None  # the name of a key stuck down, or None
-        self.menu = -1  # index in settings.MENU while the menu is open
-        self.proposal = None  # proposal.Pending waiting for OK, or None
-        self.message = ()  # lines shown over the prompt: errors, counts, reports
-        self.entry = None  # entry.Entry: the cards and digits keyed so far
-        self.context = None  # deal.context(): what keyed cards are for now
-        self.num_side = 0  # the side keyed points go to
+# What the controller shows besides the match: the display's only view of it, a list that
+# Controller.shown() fills, in this order (a list and private consts, not a class and names: less heap):
+_FAULT = const(0)  # the sensor chain's fault: edges.FAULT_* (0: none)
+_STUCK = const(1)  # the name of a key stuck down, or None
+_MENU_AT = const(2)  # index in settings.MENU while the menu is open, else -1
+_PROPOSAL = const(3)  # deal.Pending waiting for OK, or None
+_MESSAGE = const(4)  # lines shown over the prompt: errors, counts, reports
+_ENTRY = const(5)  # entry.Entry: the cards and digits keyed so far
+_CONTEXT = const(6)  # deal.context(): what keyed cards are for now
+_NUM_SIDE = const(7)  # the side keyed points go to
 
 
-def fault_text(shown):
-    """The lasting fault in words ("Key A stuck", "No sensor chain"), or "" when there is none."""
-    if shown.stuck is not None:
-        return "Key %s stuck" % shown.stuck
-    if shown.fault:
-        return SENSOR_FAULTS[shown.fault] if shown.fault < len(SENSOR_FAULTS) else "Sensor fault"
-    return ""
+def view():
+    """An empty view, made once by the app for Controller.shown() to fill."""
+    return [0, None, -1, None, (), None, None, 0]
 
 
 def wrap(text, width=COLS, rows=4):
@@ -82,9 +80,11 @@ def rows(match, settings, shown):
     dealer = match.dealer_side
     for s in range(match.sides):
         out.append(score_row(match, s, "*" if s == dealer else " "))
-    fault = fault_text(shown)
-    if fault:
-        out.append(_fit("!" + fault))
+    fault = shown[_FAULT]
+    if shown[_STUCK] is not None:  # the lasting faults, worded here: a stuck key first, then the sensors
+        out.append(_fit("!Key %s stuck" % shown[_STUCK]))
+    elif fault:
+        out.append(_fit("!" + (SENSOR_FAULTS[fault] if fault < len(SENSOR_FAULTS) else "Sensor fault")))
     else:
         line = "G%d D%d" % (match.game_no, match.deal_no)
         if match.starter is not None:
@@ -92,29 +92,29 @@ def rows(match, settings, shown):
         mp = "-".join([str(p) for p in match.match_points])
         out.append(_fit(line + " " * max(1, COLS - len(line) - len(mp)) + mp))
     body = []
-    hint = prompt(match, shown.context)
-    if shown.menu >= 0:
-        key, label = MENU[shown.menu]
-        body = ["Menu %d/%d" % (shown.menu + 1, len(MENU)), label, "= " + _value(settings[key])]
+    hint = prompt(match, shown[_CONTEXT])
+    if shown[_MENU_AT] >= 0:
+        key, label = MENU[shown[_MENU_AT]]
+        body = ["Menu %d/%d" % (shown[_MENU_AT] + 1, len(MENU)), label, "= " + _value(settings[key])]
         if key in MATCH_SETTINGS:
             body.append("(new match)")
         hint = "OK=chg MENU=next"
-    elif shown.proposal is not None:
-        p = shown.proposal
+    elif shown[_PROPOSAL] is not None:
+        p = shown[_PROPOSAL]
         body = wrap(p.note, COLS, 5)
         if p.kind == P_PEG:
             to = match.front[p.side] + p.ev["n"]
             body.append("game!" if to >= match.target else "to hole %d" % to)
         hint = "MENU=other" if p.kind == P_GUARD else _HINT
-        if p.is_muggins():
+        if p.ev is not None and p.ev.get("t") == "muggins":
             hint = "OK=take MENU=who"
-    elif shown.message:
-        body = list(shown.message)
-    elif shown.entry.active():
+    elif shown[_MESSAGE]:
+        body = list(shown[_MESSAGE])
+    elif shown[_ENTRY].active():
         body = _entry(match, shown)
     elif match.play is not None and match.phase() == "play":
         body = ["count %d" % match.play.count, cards_text(match.play.current[-4:])]
-    elif shown.context == "show":
+    elif shown[_CONTEXT] == "show":
         laid = deal.laid_cards(match)
         if laid:
             body = [
@@ -133,12 +133,12 @@ def rows(match, settings, shown):
 
 
 def _entry(match, shown):
-    e = shown.entry
+    e = shown[_ENTRY]
     n = e.number()
     if e.claiming:
         return [cards_text(e.cards), "Your count? " + (str(n) if n >= 0 else "_"), "then OK"]
     if e.digits:
-        return ["+%d %s" % (n, match.names[shown.num_side]), "OK=peg MENU=side"]
+        return ["+%d %s" % (n, match.names[shown[_NUM_SIDE]]), "OK=peg MENU=side"]
     body = []
     typed = cards_text(e.cards)
     if e.rank >= 0:
@@ -149,7 +149,7 @@ def _entry(match, shown):
     body.append(typed)
     if e.numbering():
         body.append("suit=card")
-        body.append("OK=+%d %s" % (n, match.names[shown.num_side]))
+        body.append("OK=+%d %s" % (n, match.names[shown[_NUM_SIDE]]))
     elif e.rank >= 0:
         body.append("key its suit")
     else:
@@ -165,7 +165,7 @@ def prompt(match, ctx):
     if ctx == "starter":
         return "Starter? OK=skip"
     if ctx == "lay":
-        return "%s lays MENU=go" % match.names[match.side_of(deal.player_to_lay(match))]
+        return "%s lays MENU=go" % match.names[match.side_of(match.play_seats[match.play.turn])]
     if ctx == "show":
         side, kind = match.next_show()
         return "%s %s: cards" % (match.names[side], kind)
@@ -206,7 +206,8 @@ def play_lines(match, player, card, count):
     play = match.play
     if got and to != side:
         # A go scores for the last to lay, not for the player saying it (and the count is done).
-        return [line, "%s +%d" % (match.names[to], got), "play over" if play is None or play.over else "new count"]
+        done = "play over" if play is None or play.over else "new count"
+        return [line, "%s +%d" % (match.names[to], got), done]
     if got:
         line += " +%d" % got
     lines = [line, "count %d" % count]

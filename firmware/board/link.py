@@ -1,4 +1,5 @@
-# The USB link protocol handler (docs/protocol.md): one request line in, reply lines out; pure, no I/O.
+# The USB link (docs/protocol.md): Link, the protocol (a request line in, reply lines out; pure, no I/O),
+# and pump() beside it, which moves the lines between the HAL's port and Link each save pass.
 import json
 
 from board import jsonscan
@@ -8,6 +9,7 @@ PROTOCOL = 1
 MAX_ID = 32  # characters of a string request id
 PAGE_DEFAULT = 32  # events a page when the host does not say
 PAGE_MAX = 64  # keeps one reply line a few kB on the board's heap
+LINES = 8  # request lines answered a save pass, at most: a sync moves on, the pass stays short
 PUSH_BATCH = 8  # events pushed per pushes() call, so a backlog never stalls the board
 NOTE_MAX = 40  # characters of a proposal's note (one display row or two)
 
@@ -419,3 +421,31 @@ def _item(seq, line):
     if not (line.startswith("{") and line.endswith("}")):
         line = json.dumps(line)  # not an event object: sent as a string, which the laptop flags
     return '{"seq":%d,"event":%s}' % (seq, line)
+
+
+def pump(port, link, controller, host, now):
+    """One save pass of the link's traffic: request lines in (LINES at most), replies and pushes out, and
+    the laptop's proposal offered to the controller, or withdrawn once the laptop cancelled it.
+
+    port: the HAL's link (read_line() -> a line or None, write(bytes), session: changes when a laptop
+    comes or goes); host: the session seen last pass; -> the session seen now."""
+    for _ in range(LINES):
+        line = port.read_line()
+        session = getattr(port, "session", 0)
+        if session != host:
+            # A laptop came or went while reading: the last one's subscription ends before the new
+            # one's first line is answered (a pending proposal stays: protocol.md).
+            host = session
+            link.disconnect()
+        if line is None:
+            break
+        for out in link.handle(line, now):
+            port.write(out)
+    for out in link.pushes():
+        port.write(out)
+    p = link.pending
+    if p is not None:
+        controller.offer_link(p["event"], p.get("note"), now, link.resolve)  # shown once nothing waits
+    else:
+        controller.withdraw_link()  # the laptop cancelled it
+    return host
