@@ -45,7 +45,7 @@ DEST = os.path.join(build.ROOT, "build", "sim")
 # A --script run without --data plays on a flash of its own here, made fresh each run: the README's
 # demo must never replay over (or append to) the game a user played by hand in sim-data/.
 SCRIPT_DATA = os.path.join(build.ROOT, "build", "sim-scripts")
-DEFAULT_DATA = "sim-data"  # the sim's own default (hal/sim.py), relative to where it runs
+DEFAULT_DATA = "sim-data"  # the sim's own default (sim/hal.py), relative to where it runs
 LOCK = ".lock"
 
 
