@@ -49,8 +49,10 @@ test-host: $(STAMP)
 test-mp: $(STAMP)
 	$(MPY) -X heapsize=2m tests/mp_runner.py tests/both tests/mp
 
+# One linter and one formatter (pyproject.toml says why each ignored rule is ignored).
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 typecheck: $(STAMP)
 	$(BIN)/pyright
@@ -71,16 +73,18 @@ crib-tables: $(STAMP)
 hardware: $(TOOLS_STAMP)
 	$(BIN)/python hardware/tools/generate.py --board hardware/board.json --out out/hardware
 
-# The firmware on the MicroPython unix port, the board drawn in the terminal (tools/sim.py, hal/sim.py).
+# The firmware on the MicroPython unix port, the board drawn in the terminal (tools/sim.py, sim/hal.py).
 # make sim ARGS="--script sim/demo.script"   (ARGS="--help" lists the options)
 sim: $(SIM_STAMP)
 	$(BIN)/python tools/sim.py $(ARGS)
 
 # Compile with mpy-cross and copy what changed to a Pico with mpremote (tools/deploy.py).
 # make deploy PORT=/dev/ttyACM0   ARGS="--dry-run" lists what would be copied
+# make deploy BOARD=my-board.json  sends another board definition as board.json (checked first)
 PORT ?= auto
+BOARD ?= hardware/board.json
 deploy: $(TOOLS_STAMP)
-	$(BIN)/python tools/deploy.py --port $(PORT) $(ARGS)
+	$(BIN)/python tools/deploy.py --port $(PORT) --board $(BOARD) $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis out

@@ -1,4 +1,4 @@
-# A match played through the core and written as the simulator's key script (docs/keys.md, hal/simscript.py).
+# A match played through the core and written as the simulator's key script (docs/keys.md, sim/script.py).
 # Cards are keyed (the cut, the starter, each card laid, go as MENU); shows are pegged by tapping the hole
 # and OK, or by keying the points where the shared game hole would go to the other side. The events the
 # core made are kept, so a test can compare the board's journal with them one for one.

@@ -4,7 +4,10 @@
 #   make -C ports/rp2 submodules
 #   make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=/path/to/cribboard/firmware/manifest.py
 # Flash build-RPI_PICO/firmware.uf2, then `make deploy`: it finds the modules frozen in and copies only
-# main.py (run from littlefs at boot), board.json and its cache. The simulator's modules stay out.
+# main.py (run from littlefs at boot), board.json and its cache.
+# This file is the single list of what ships: tools/build.py reads it for `make deploy` and `make sim`,
+# and everything under firmware/ is in it (tests/host/test_layers.py). The simulator lives outside
+# firmware/ (sim/), so it can never be deployed.
 # The manifest's own functions (metadata, include, require, package, module) are given by the build:
 # ruff: noqa: F821
 # pyright: reportUndefinedVariable=false
@@ -14,5 +17,5 @@ include("$(PORT_DIR)/boards/manifest.py")  # the port's own frozen modules (asyn
 require("ssd1306")  # micropython-lib's display driver (what `make deploy` installs with mip)
 package("cribbage")
 package("board")
-package("hal", files=["__init__.py", "lines.py", "rp2.py", "ws2812.py"])
+package("hal")
 module("start.py")

@@ -1,6 +1,7 @@
 # Composition root: pick the HAL for this platform, load the board file, run the board app (main.py calls
 # main). On the Pico (sys.platform "rp2") it is hal.rp2 and /board.json; anywhere else (the MicroPython
-# unix port: `make sim`) hal.sim with hardware/board.json and the sim's command line. A module, not
+# unix port: `make sim`) the simulator's sim.hal (sim/, built beside the firmware by tools/sim.py, never
+# deployed) with hardware/board.json and the sim's command line. A module, not
 # main.py itself: the Pico compiles main.py from source on its heap at every boot and keeps the
 # bytecode there, while this is compiled ahead and runs from flash with the rest (docs/memory.md).
 import gc
@@ -25,12 +26,9 @@ _ASCII = " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abc
 
 
 def _intern_chars():
-    """Intern the one-character strings now, while the heap is calm.
-
-    MicroPython interns a one-character str the first time indexing or iteration makes it ("KH"[0]),
-    and a new interned string can need a whole new qstr pool: twice the last one, 1280 entries
-    (~8 KB on a Pico, 14 KB here) in one block. Made in a fragmented heap mid-game, that failed
-    every pass that formatted a card; made here, it never happens after boot."""
+    """Intern the one-character strings now, while the heap is calm: MicroPython interns one the first
+    time indexing makes it ("KH"[0]), and a new qstr pool asked for mid-game, in a fragmented heap,
+    fails ([name budget] docs/memory.md, "No new interned strings after boot")."""
     for _c in _ASCII:
         pass
 
@@ -81,7 +79,7 @@ def main(argv):
         options = {}
         path = "/board.json"
     else:
-        from hal import sim as hal_mod
+        from sim import hal as hal_mod
 
         options = hal_mod.parse_args(argv)
         path = options["board"] or _here() + "/../hardware/board.json"
@@ -114,7 +112,7 @@ def main(argv):
     try:
         app.run(hal, board_def)
     except SystemExit as e:
-        # The sim stops the firmware this way: its script ended (simrun.ScriptEnd) or Ctrl-C.
+        # The sim stops the firmware this way: its script ended (sim.run.ScriptEnd) or Ctrl-C.
         ended = type(e).__name__ == "ScriptEnd"
     finally:
         if ended:

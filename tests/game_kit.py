@@ -1,6 +1,12 @@
 # Helpers for the game tests: build matches and move scores without repeating boilerplate.
 from cribbage import events as E
 from cribbage.game import Match
+from cribbage.play import reasons_for_lay
+
+
+def points_for_lay(cards):
+    """Points the last of `cards` (the current count, in order) scores, without go or last card."""
+    return sum(p for _reason, p in reasons_for_lay(cards))
 
 
 def new_match(form="six", fmt="acc", dealer=0, **kw):

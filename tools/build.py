@@ -8,13 +8,20 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# Everything under firmware/ ships to the board, and firmware/manifest.py lists it.
 FIRMWARE = os.path.join(ROOT, "firmware")
+SIM = os.path.join(ROOT, "sim")  # the simulator's modules: built for `make sim`, never deployed
 BIN = os.path.dirname(sys.executable)
-SIM_ONLY = ("hal/sim.py", "hal/simparts.py", "hal/simflash.py", "hal/simkeys.py", "hal/simrun.py",
-            "hal/simscript.py", "hal/term.py")
 # mpy-cross -march for the native/viper code in the .mpy, by chip (sys.implementation._mpy >> 10).
-MARCH_OF_ARCH = {2: "x64", 4: "armv6m", 5: "armv7m", 6: "armv7em", 7: "armv7emsp", 8: "armv7emdp",
-                 11: "rv32imc"}
+MARCH_OF_ARCH = {
+    2: "x64",
+    4: "armv6m",
+    5: "armv7m",
+    6: "armv7em",
+    7: "armv7emsp",
+    8: "armv7emdp",
+    11: "rv32imc",
+}
 CHIP_MARCH = {"rp2040": "armv6m", "rp2350": "armv7emsp"}
 
 
@@ -29,23 +36,57 @@ def host_march():
     return machines.get(platform.machine().lower())
 
 
-def sources(exclude=()):
-    """firmware/ modules as paths relative to firmware/, sorted; main.py (run as source at boot) and
-    manifest.py (a frozen build's list, read by MicroPython's build) are not modules."""
-    out = []
-    for folder, dirs, files in os.walk(FIRMWARE):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for name in sorted(files):
-            if not name.endswith(".py"):
-                continue
-            rel = os.path.relpath(os.path.join(folder, name), FIRMWARE).replace(os.sep, "/")
-            if rel not in ("main.py", "manifest.py") and rel not in exclude:
-                out.append(rel)
-    return out
+def manifest():
+    """firmware/manifest.py read with stand-ins for MicroPython's manifest functions -> (packages,
+    modules): the single list of what ships, as paths relative to firmware/ ("board/app.py", "start.py")
+    grouped by package name. The frozen build, `make deploy` and `make sim` all read it."""
+    packages = {}
+    modules = []
+
+    def package(name, files=None, base_path=".", opt=None):
+        folder = os.path.join(FIRMWARE, name)
+        if files is None:
+            files = []
+            for where, dirs, names in os.walk(folder):
+                dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+                rel = os.path.relpath(where, folder).replace(os.sep, "/")
+                files += [n if rel == "." else rel + "/" + n for n in sorted(names) if n.endswith(".py")]
+        packages[name] = [name + "/" + f for f in files]
+
+    def module(name, base_path=".", opt=None):
+        modules.append(name)
+
+    def ignored(*_args, **_kw):
+        return None
+
+    with open(os.path.join(FIRMWARE, "manifest.py")) as f:
+        code = f.read()
+    exec(
+        code,
+        {"package": package, "module": module, "metadata": ignored, "include": ignored, "require": ignored},
+    )
+    return packages, modules
+
+
+def sources(exclude=(), sim=False):
+    """The modules to compile, as paths relative to firmware/ (or "sim/..." for the simulator's own,
+    with sim=True), sorted. main.py (run as source at boot) is copied by compile_tree, not compiled."""
+    packages, modules = manifest()
+    out = [rel for files in packages.values() for rel in files] + modules
+    if sim:
+        out += ["sim/" + n for n in sorted(os.listdir(SIM)) if n.endswith(".py")]
+    return sorted(rel for rel in out if rel not in exclude)
+
+
+def source_path(rel):
+    """The source file of a path sources() gave."""
+    if rel.startswith("sim/"):
+        return os.path.join(ROOT, rel)
+    return os.path.join(FIRMWARE, rel)
 
 
 def module_name(rel):
-    """"board/app.py" -> "board.app", "board/__init__.py" -> "board": the source name recorded in the
+    """ "board/app.py" -> "board.app", "board/__init__.py" -> "board": the source name recorded in the
     .mpy (tracebacks say File "board.app", line 12). The same string as the module's own name, so the
     two share one interned string instead of two: one qstr less a module, and each qstr counts
     towards the next doubling of MicroPython's qstr pool (docs/memory.md)."""
@@ -53,17 +94,17 @@ def module_name(rel):
     return name[: -len(".__init__")] if name.endswith(".__init__") else name
 
 
-def compile_tree(dest, march=None, exclude=(), opt=None):
-    """Compile every module into dest (same folders, .mpy) and copy main.py; -> list of
-    (device path, local file), main.py last. A module is recompiled only when its source (or the
-    march) changed since the last build."""
+def compile_tree(dest, march=None, exclude=(), opt=None, sim=False):
+    """Compile every module that ships (and the simulator's, with sim=True) into dest (same folders,
+    .mpy) and copy main.py; -> list of (device path, local file), main.py last. A module is
+    recompiled only when its source (or the march) changed since the last build."""
     os.makedirs(dest, exist_ok=True)
     stamp = os.path.join(dest, ".march")
     old = _read(stamp, "r")
     key = "%s %s named" % (march, opt)  # "named": sources named by module_name
     files = []
-    for rel in sources(exclude):
-        src = os.path.join(FIRMWARE, rel)
+    for rel in sources(exclude, sim):
+        src = source_path(rel)
         out_rel = rel[:-3] + ".mpy"
         out = os.path.join(dest, out_rel)
         if old != key or not os.path.exists(out) or os.path.getmtime(out) < os.path.getmtime(src):

@@ -19,6 +19,7 @@
 # the modules frozen in (firmware/manifest.py) gets only main.py and the board files.
 #   tools/deploy.py [--port auto|DEVICE|id:SERIAL] [--dry-run] [--march armv6m|armv7emsp]
 #                   [--code auto|rom|frozen|ram] [--full] [--no-driver] [--no-reset] [--ask-device]
+#                   [--board FILE]   the board definition to send as board.json (default hardware/board.json)
 import glob
 import hashlib
 import importlib.util
@@ -27,11 +28,12 @@ import os
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.append(os.path.dirname(os.path.abspath(__file__)))  # appended: "sim" stays the package sim/
 
 import build  # noqa: E402
 
-OWNED_DIRS = ("board", "cribbage", "hal")  # folders on the board that are all ours
+# The manifest's packages: the folders on the board that are all ours.
+OWNED_DIRS = tuple(sorted(build.manifest()[0]))
 # start.py: the composition root main.py calls; board.cache: the checked board.json (board/boarddef.py)
 OWNED_FILES = ("main.py", "start.mpy", "board.json", "board.cache")
 ROMFS = "@romfs"  # the manifest's entry for the ROM image last sent (no file on the board has this name)
@@ -219,12 +221,15 @@ def find_board(port):
     return port
 
 
-def local_files(march):
+BOARD = os.path.join(build.ROOT, "hardware", "board.json")
+
+
+def local_files(march, board_file=BOARD):
     """-> (build folder, {board path: local file}) of everything for the board's littlefs when the
-    modules go there too (--code ram)."""
+    modules go there too (--code ram); board_file goes as board.json, with its cache."""
     dest = os.path.join(build.ROOT, "build", "deploy", march)
-    files = dict(build.compile_tree(dest, march=march, exclude=build.SIM_ONLY))
-    board = build.board_files(os.path.join(build.ROOT, "hardware", "board.json"), dest)
+    files = dict(build.compile_tree(dest, march=march))
+    board = build.board_files(board_file, dest)
     files["board.json"] = board
     cache = os.path.join(os.path.dirname(board), "board.cache")
     if os.path.exists(cache):  # none when board.json fails the check: the board then names the field
@@ -248,11 +253,11 @@ def device_rom(port, image_size):
 
 def parse(argv):
     o = {"port": "auto", "dry_run": False, "march": None, "full": False, "driver": True, "reset": True,
-         "ask_device": False, "manifest": None, "code": "auto"}
+         "ask_device": False, "manifest": None, "code": "auto", "board": BOARD}
     i = 0
     while i < len(argv):
         a = argv[i]
-        if a in ("--port", "--march", "--manifest", "--code") and i + 1 < len(argv):
+        if a in ("--port", "--march", "--manifest", "--code", "--board") and i + 1 < len(argv):
             o[a[2:]] = argv[i + 1]
             i += 1
         elif a == "--dry-run":
@@ -268,6 +273,9 @@ def parse(argv):
         else:
             raise SystemExit("unknown option %r (see the top of tools/deploy.py)" % (a,))
         i += 1
+    if not os.path.isfile(o["board"]):
+        raise SystemExit("--board %s: no such file (a board definition, like hardware/board.json)"
+                         % o["board"])
     if o["code"] not in ("auto", "rom", "frozen", "ram"):
         raise SystemExit("--code %r: give auto (ask the board), rom, frozen or ram" % (o["code"],))
     return o
@@ -286,7 +294,7 @@ def main(argv):
         print("dry run: %s" % ("the board at %s is not asked (--ask-device asks it)" % board
                                if board is not None else no_board_message(o["port"])), file=sys.stderr)
     march = o["march"] or (board_march(o["port"]) if ask else "armv6m")
-    dest, files = local_files(march)
+    dest, files = local_files(march, o["board"])
     manifest = o["manifest"] or os.path.join(dest, "manifest.json")
     last = {}
     if os.path.exists(manifest):

@@ -1,6 +1,6 @@
 # `make sim`: compile the firmware as the Pico runs it (.mpy, main.py as source) and start it on the
 # MicroPython unix port with the sim HAL. Every option but --heap and --code goes to the sim as given
-# (see hal/sim.py); the sim also hears the heap it stands for, to report it in a Pico's terms.
+# (see sim/hal.py); the sim also hears the heap it stands for, to report it in a Pico's terms.
 #
 # --code rom (default) runs the modules from a ROMFS image, as a Pico with a ROM partition does after
 # `make deploy` (or a build with the modules frozen): the bytecode stays in flash. The image is read
@@ -20,7 +20,7 @@ import fcntl
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.append(os.path.dirname(os.path.abspath(__file__)))  # appended: "sim" stays the package sim/
 
 import build  # noqa: E402
 
@@ -31,7 +31,7 @@ DEFAULT_CODE = "rom"
 # Beside the image, what the ROM boot (tools/simboot.py: its own code, the mount) holds from the
 # unix heap before the firmware starts (measured: 1.9 KB); the sim logs the heap it hands over.
 ROM_OVERHEAD = 2 * 1024
-# A --script run holds the script reader and runner (hal/simscript.py, simrun.py), which no Pico has:
+# A --script run holds the script reader and runner (sim/script.py, sim/run.py), which no Pico has:
 # they get this much unix heap on top, as the drawing does (measured: 5.5 KB with the code in ROM,
 # 11 KB in RAM; the sim logs what they took and counts only the rest as the firmware's).
 SCRIPT_HEAP = {"rom": 5 * 1024, "ram": 10 * 1024}
@@ -45,7 +45,7 @@ DEST = os.path.join(build.ROOT, "build", "sim")
 # A --script run without --data plays on a flash of its own here, made fresh each run: the README's
 # demo must never replay over (or append to) the game a user played by hand in sim-data/.
 SCRIPT_DATA = os.path.join(build.ROOT, "build", "sim-scripts")
-DEFAULT_DATA = "sim-data"  # the sim's own default (hal/sim.py), relative to where it runs
+DEFAULT_DATA = "sim-data"  # the sim's own default (sim/hal.py), relative to where it runs
 LOCK = ".lock"
 
 
@@ -132,7 +132,8 @@ def command(argv):
     extra = 0 if "--headless" in rest else DRAWING_HEAP
     if "--script" in rest:
         extra += SCRIPT_HEAP[code]
-    build.compile_tree(DEST, march=build.host_march(), exclude=("hal/rp2.py", "hal/ws2812.py"))
+    # The modules that ship, less the Pico-only ones the unix port cannot import, and the sim's own.
+    build.compile_tree(DEST, march=build.host_march(), exclude=("hal/rp2.py", "hal/ws2812.py"), sim=True)
     mp = os.path.join(build.BIN, "micropython")
     if not os.access(mp, os.X_OK):
         mp = "micropython"

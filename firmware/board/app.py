@@ -1,9 +1,10 @@
-# The board application: wires HAL, journal, game, controller, render and display; asyncio tasks and step().
+# The board application: the wiring (HAL, Commit, controller, render, display, link), the view drawn from
+# the match, and the asyncio tasks. Decisions are the controller's, commits board/commit.py's.
 """Entry points (the HAL engineer's main.py and the simulator call these):
 
     from board import app
     app.run(hal, board_def, settings=None)   # blocks: asyncio tasks until the app stops
-        hal        a HAL from hal.rp2.make / hal.sim.make (docs/hal.md)
+        hal        a HAL from hal.rp2.make / sim.hal.make (docs/hal.md)
         board_def  boardfile.load(...) result
         settings   a board.settings.Settings, or None: loaded from hal.storage_dir/settings.json
 
@@ -11,9 +12,9 @@
     a.step(now_ms)                              # one deterministic pass: scan, apply, save, draw
     a.scan(now_ms); a.apply(now_ms); a.draw(now_ms); a.save(now_ms)   # the parts, as the tasks run them
     a.match                                     # the cribbage.game.Match in force (read only)
-    a.journal, a.settings, a.controller, a.render
+    a.book, a.journal, a.settings, a.controller, a.render
 
-Tests (tests/both/test_board_*.py) and `hal.sim --script` drive App.step with a hand-advanced clock;
+Tests (tests/both/test_board_*.py) and `make sim --script` drive App.step with a hand-advanced clock;
 run() runs the same parts as asyncio tasks: scan+apply every scan_ms, draw every frame_ms, save and
 the link every few tens of ms. No task exists before asyncio.run; a new event loop is made in
 `finally` so a soft reboot starts clean (Hinch's app skeleton).
@@ -21,17 +22,14 @@ the link every few tens of ms. No task exists before asyncio.run; a new event lo
 
 import asyncio
 import gc
-import json
 
 from board import anims, display, edges, render, sensors
-from board.controller import P_LINK, P_PEG, Controller, wrap
+from board.commit import Commit, setup_of
+from board.controller import Controller
 from board.journal import Journal
 from board.keys import Keys
 from board.power import Limiter
 from board.settings import Settings, tracks_for
-from cribbage import events
-from cribbage.errors import CribError
-from cribbage.game import Match
 
 # MicroPython only (gc.mem_free is its API): a collect at calm points keeps the heap tidy there, and
 # CPython's collector needs no help (a full collect per event would only slow the tests).
@@ -46,13 +44,11 @@ class App:
     scan_ms = 5
     frame_ms = 20
     save_ms = 100
-    link_lines = 8  # link requests answered a pass, at most: a sync moves on, the pass stays short
 
     def __init__(self, hal, board_def, settings=None):
         self.hal = hal
         self.board = board_def
         self.now = hal.ticks_ms()
-        self.ticks_diff = hal.ticks_diff
         if settings is None:
             settings = Settings(hal.storage_dir + SETTINGS).load()
         self.settings = settings
@@ -63,197 +59,32 @@ class App:
         self.sensors = sensors.from_board(board_def, self.ring)
         self._raw = bytearray(board_def.sensor_bits // 8)
         self.render = render.Render(board_def, Limiter(board_def.power, board_def.led_count))
-        self.controller = Controller(self, list(board_def.key_names))
         self.journal = Journal(hal.storage_dir + JOURNAL)
-        self.match = Match(self._setup())  # replaced by the journal's match in boot()
-        self._loading = None
-        self.recent = []  # the last few events done, newest last (for the undo prompt)
-        self.link = None
-        self._shown = None  # display rows on the glass
-        self._shown_changes = -1
-        self._dog = None
+        log = hal.log  # one bound method for both
+        self.book = Commit(self.journal, setup_of(settings), log, self._committed)
+        self.match = self.book.match  # one object for the app's life: the Commit refills it in place
         self._tracks = tracks_for(2, 0, board_def.sides)
         self._tracks_key = -1
+        self.controller = Controller(board_def.key_names, self.book, settings, self.tracks, log)  # read only
+        self.link = None
+        self._pump = None  # board.link.pump once the link starts
+        self._shown = None  # display rows on the glass
+        self._shown_changes = -1
+        self._view = display.view()
+        self._dog = None
         self.errors = 0
-        self._gc_due = False  # an event was committed: collect at the next save pass
-        self.boot()
-
-    # ---- journal and match ------------------------------------------------------------------
-
-    def _replay(self, line):
-        # json.loads, not events.from_line: that words any failure as a bad line, a MemoryError too, and
-        # the journal sets a refused record aside with all after it (a replay in a full heap did).
-        ev = json.loads(line)
-        if type(ev) is not dict:
-            raise CribError("not an event: %r" % (line[:40],))
-        if ev.get("t") == "setup":
-            # Into the match object in force, in place: its old state is garbage before the replay
-            # builds the new one, so a rebuild after a failed commit (a MemoryError, mostly) needs
-            # room for one match, not two; and whoever holds the object sees the rebuilt state.
-            m = self._loading = self.match
-            m.__init__(ev)
-            self.recent = []
-            return
-        if self._loading is None:
-            raise CribError("journal starts without a set-up")
-        self._loading.apply(ev, trusted=True)
-        self._remember(ev)
-
-    def boot(self):
-        """Replay the journal into a match (a new match when there is none)."""
-        self._loading = None
-        report = self.journal.open(self._replay)
-        self.hal.log(str(report))
-        said = report.problem()
+        said = self.book.boot(setup_of(settings)).problem()
         if said is not None:  # set aside, damaged, rolled back, newer firmware: said, then play on
             self.controller.say(*said)
-        if self._loading is None:
-            self.new_match()
-        else:
-            self.match = self._loading
-            self._loading = None
-            self._sync_link()
 
-    def _setup(self):
-        s = self.settings
-        return events.setup(
-            form=s["form"], fmt=s["fmt"], games=s["games"], to=s["to"], muggins=s["muggins"], three=s["three"]
-        )
-
-    def new_match(self):
-        """Start a new match with the current settings. The journal keeps every record a laptop has
-        not acknowledged (older matches too: they are not replayed) and drops the synced ones."""
-        m = Match(self._setup())
-        j = self.journal
-        if not j.locked:  # a journal of newer firmware: the match lives in RAM, commit refuses
-            j.rewrite(j.acked + 1, [events.to_line(m.setup)])
-        self.match = m
-        self.recent = []
-        self._sync_link()
-
-    def new_match_note(self, text="New match?"):
-        """The question before a new match, saying how many games (with a record past the laptop's
-        acknowledged seq) the laptop has not stored: read from the journal, not a hot path."""
-        n = 0
-        played = False
-        j = self.journal
-        for _, line in j.records(j.acked + 1):
-            if line.startswith('{"t":"setup"') or line.startswith('{"t":"game"'):
-                n += played
-                played = False
-            elif line != '{"t":"end"}':
-                played = True
-        n += played
-        if n:
-            return "%s %d game%s not synced: OK to keep going" % (text, n, "" if n == 1 else "s")
-        return text
-
-    def reset_board(self):
-        """Settings back to their defaults (saved now) and a new match."""
-        fresh = Settings(self.settings.path)
-        self.settings.values = fresh.values
-        self.settings.dirty = True
-        self.settings.save()
-        self.new_match()
-
-    def commit(self, ev):
-        """Apply ev to the match and append it to the journal before anything shows it as done.
-
-        CribError (refused) changes nothing. Any other failure before the record is confirmed (a
-        MemoryError in the game, which may leave the match part-changed; the flash write failing,
-        before or after its record landed) is answered by rebuilding the match from the journal, the
-        truth at the next boot: the event is then wholly in (its record landed) or wholly out, and
-        the display says which. A failure after the record is confirmed (the link push, the
-        animation, a compaction) is logged: the event stands, and nothing is retried.
-        """
-        if self.journal.locked:
-            raise CribError("Update firmware")
-        if self._loading is not None:
-            # The replay after the last failed commit did not finish: ev was made from a match that
-            # is not the journal's. Replay first; the players see the true state and key ev again.
-            self._rebuild()
-            raise CribError("Reloaded: not saved")
-        m = self.match
-        was_over = m.game_over
-        seq = self.journal.next_seq
-        done = line = None
-        try:
-            done = m.apply(ev)
-            line = events.to_line(done)
-            seq = self.journal.append(line)
-        except CribError:
-            raise
-        except Exception as e:
-            # Before: the error went on up, the match kept what apply had done (a deal's new dealer)
-            # and the journal did not, and the next starter was journalled after no deal at all.
-            self.hal.log("commit failed: %r" % (e,))
-            why = "Out of memory" if isinstance(e, MemoryError) else "Flash error"
-            self._gc_due = True  # the save pass collects, and replays once more if this replay fails
-            self._rebuild()
-            if self.journal.next_seq <= seq:
-                raise CribError(why + ": not saved")
-            self.controller.say(why, "but saved")  # the write landed before its error: it is in force
-            return done
-        try:
-            if self.link is not None:
-                self.link.appended(seq, line)  # a subscribed laptop hears it without a re-read
-            self._remember(done)
-            self._celebrate(done, was_over)
-            if self.journal.needs_compaction:
-                self._compact()
-        except Exception as e:  # on flash and in the match: it stands (the link re-reads the journal)
-            self.hal.log("saved, then: %r" % (e,))
-        self._gc_due = True
-        return done
-
-    def _rebuild(self):
-        """The match rebuilt in place from the journal after a failed commit; CribError if even that
-        fails: the journal then stays closed (no record is written while the match may differ from
-        it), and the next save pass (after a collection) and the next commit replay first; a restart
-        replays it in an empty heap."""
-        try:
-            self.boot()
-        except Exception as e:
-            self.journal.close()
-            self._loading = self.match
-            self.hal.log("commit failed: %r" % (e,))
-            raise CribError("Not saved: restart the board")
-
-    def _remember(self, ev):
-        if ev.get("t") == "undo":
-            if self.recent:
-                self.recent.pop()
-            return
-        self.recent.append(ev)
-        if len(self.recent) > 8:
-            self.recent.pop(0)
-
-    def _compact(self):
-        # The current match and whatever the laptop has not acknowledged stay, with their seqs.
-        j = self.journal
-        j.rewrite(min(j.acked + 1, j.fold))
-
-    def describe_last(self):
-        ev = self.recent[-1] if self.recent else None
-        if ev is None:
-            effective = self.match.effective_events()
-            ev = effective[-1] if effective else {"t": "?"}
-        return display.describe(self.match, ev)
-
-    def _celebrate(self, done, was_over):
-        """Start the animation the event earned (frame = f(time): it never holds up input)."""
+    def _committed(self, seq, line, done, was_over):
+        """An event's record is on flash: tell a subscribed laptop, start the animation it earned."""
+        if self.link is not None:
+            self.link.appended(seq, line)  # a subscribed laptop hears it without a re-read
         got = anims.earned(self.match, done, was_over)
         if got is not None:
-            kind, side, other, line = got
-            self.render.animate(kind, self.track_of(side), self.track_of(other) + 4 * line, self.now)
-
-    # ---- what the controller asks of its host -----------------------------------------------
-
-    def log(self, msg):
-        self.hal.log(msg)
-
-    def keys_stuck(self):
-        return self.keys.stuck != 0
+            kind, side, other, row = got
+            self.render.animate(kind, self.track_of(side), self.track_of(other) + 4 * row, self.now)
 
     def tracks(self):
         """Physical track of each side (cached: the frame path must not allocate)."""
@@ -265,20 +96,6 @@ class App:
 
     def track_of(self, side):
         return self.tracks()[side]
-
-    def side_of_track(self, track):
-        t = self.tracks()
-        for s in range(len(t)):
-            if t[s] == track:
-                return s
-        return -1
-
-    def show_lines(self, done):
-        return display.show_lines(self.match, done)
-
-    def link_verdict(self, applied, error=None):
-        if self.link is not None:
-            self.link.resolve(applied, error)
 
     # ---- the parts of one pass --------------------------------------------------------------
 
@@ -317,8 +134,8 @@ class App:
             v[render.POINTS + t] = m.match_points[s]
         v[render.DEALER] = -1 if m.dealer_side is None else tracks[m.dealer_side]
         v[render.WINNER] = -1 if m.winner is None else tracks[m.winner]
-        p = self.controller.pending
-        if p is not None and p.kind == P_PEG:
+        p = self.controller.blinking()
+        if p is not None:
             v[render.PEND_SIDE] = tracks[p.side]
             v[render.PEND_HOLE] = p.hole
             v[render.PEND_T0] = p.t0
@@ -334,7 +151,7 @@ class App:
         ctl = self.controller
         if ctl.changes != self._shown_changes:
             self._shown_changes = ctl.changes
-            rows = display.rows(self.match, ctl, self.settings)
+            rows = display.rows(self.match, self.settings, ctl.shown(self._view))
             if rows != self._shown:
                 self._shown = rows
                 d = self.hal.display
@@ -355,19 +172,16 @@ class App:
 
     def save(self, now):
         """Deferred writes: settings after a quiet spell; the link's traffic; a gc after an event."""
-        if self._gc_due:
-            self._gc_due = False
+        book = self.book
+        if book.collect:
+            book.collect = False
             self.calm_gc()
-            if self._loading is not None:  # a failed commit's replay did not finish: once more now
-                try:
-                    self._rebuild()
-                    self.controller.say(*wrap("Reloaded: not saved"))
-                except CribError:
-                    pass
+            if book.retry():  # a failed commit's replay did not finish: once more now
+                self.controller.say(*display.wrap("Reloaded: not saved"))
         if self.settings.due(now):
             self.settings.save()
-        if self.link is not None:
-            self._pump_link(now)
+        if self._pump is not None:
+            self._host = self._pump(self.hal.link, self.link, self.controller, self._host, now)
 
     def step(self, now):
         """One whole pass, as the tasks would run it: the harness and the sim's --script use it."""
@@ -376,13 +190,13 @@ class App:
         self.save(now)
         self.draw(now)
 
-    # ---- the USB link (a placeholder until the link issue wires it fully) -------------------
+    # ---- the USB link ---------------------------------------------------------------------
 
     def start_link(self):
         if getattr(self.hal, "link", None) is None:
             return
         try:
-            from board.link import Link
+            from board.link import Link, pump
         except ImportError:
             return
         self.link = Link(
@@ -394,38 +208,7 @@ class App:
             settings=self.settings,
         )
         self._host = getattr(self.hal.link, "session", 0)  # changes when a laptop comes or goes
-
-    def _sync_link(self):
-        if self.link is not None:
-            self.link.match = self.match
-
-    def _pump_link(self, now):
-        hal = self.hal
-        link = self.link
-        if link is None:
-            return
-        for _ in range(self.link_lines):
-            line = hal.link.read_line()
-            host = getattr(hal.link, "session", 0)
-            if host != self._host:
-                # A laptop came or went while reading: the last one's subscription ends before the
-                # new one's first line is answered (a pending proposal stays: protocol.md).
-                self._host = host
-                link.disconnect()
-            if line is None:
-                break
-            for out in link.handle(line, now):
-                hal.link.write(out)
-        for out in link.pushes():
-            hal.link.write(out)
-        p = link.pending
-        ctl = self.controller
-        if p is not None:
-            if ctl.pending is None:
-                ctl.offer_link(p["event"], p.get("note"), now)  # shown once nothing else waits
-        elif ctl.pending is not None and ctl.pending.kind == P_LINK:
-            ctl.pending = None  # the laptop cancelled it
-            ctl.changes += 1
+        self._pump = pump
 
     # ---- asyncio ----------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-# Loads and checks hardware/board.json, the one description of the board (DESIGN rule 4).
+# Loads and checks hardware/board.json, the one description of the board (docs/design.md, rule 4).
 #
 # API (read these attributes; nothing else in the firmware names a pin or an LED index):
 #   board = load(path_or_dict, name="board.json", layout=True)

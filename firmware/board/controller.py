@@ -1,47 +1,56 @@
-# Input edges + now_ms -> game events, proposals, card entry and menus: the board's decision logic.
-# No I/O and no clock of its own: the app hands in edges and the time, and gives a `host` that
-# commits events (game + journal) and knows the match; docs/keys.md is the key grammar in prose.
-from board import edges, phases
+# Input edges + now_ms -> events committed, proposals, card entry and menus: the board's decision logic.
+# No I/O and no clock of its own. docs/keys.md is the key grammar in prose; the contract is below.
+from board import deal, display, edges
+from board.commit import setup_of
+from board.deal import GUARD_CHOICES, P_EVENT, P_GUARD, P_LINK, P_PEG, Pending
 from board.entry import Entry
 from board.sensors import GAME
 from board.settings import MENU
-from cribbage.cards import RANKS, SUITS
+from board.ticks import diff
+from cribbage.cards import RANKS, SUITS, pip
 from cribbage.errors import CribError
-
-# What is waiting for OK (UNDO says no).
-P_PEG = 1  # a peg proposed by a tap or keyed points: its hole blinks
-P_EVENT = 2  # another event (undo, a zero hand, muggins, next match) shown on the display
-P_LINK = 3  # an event proposed by the laptop over the link
-P_GUARD = 4  # MENU+UNDO held: new match or reset; MENU cycles the choice
-
-GUARD_CHOICES = ("new match", "reset board")
-_SENSOR_FAULTS = ("", "No sensor chain", "Sensor noise", "Sensors silent")  # by edges.FAULT_*
-
-
-class Pending:
-    def __init__(self, kind, ev, note, side=-1, hole=0, now=0):
-        self.kind = kind
-        self.ev = ev
-        self.note = note
-        self.side = side
-        self.hole = hole
-        self.t0 = now
-        self.choice = 0
 
 
 class Controller:
+    """What a key press, a tap or a sensor fault means now, and what it does.
+
+    Made with (everything it uses, nothing else):
+        key_names  the board file's key names, by key index
+        book       board.commit.Commit: .match (read only here), .apply(ev) -> the completed event
+                   (CribError: refused, nothing changed), .warning, .new_match(setup), .last(),
+                   .new_match_note(text) (the question, with the games no laptop has stored)
+        settings   board.settings.Settings: read; the menu's OK .cycle(name, now); the guard's .reset()
+        tracks()   the physical track of each side, by side (a tuple the app keeps)
+        log(text)  the console
+    Called by the app, in this order each pass:
+        handle(edge, now)   each input edge (board/edges.py); tick(now) once: auto-OK, fading messages
+    and by the app's other parts:
+        say(*lines)         a message over the prompt (reports, errors)
+        offer_link(ev, note, now, answer) / withdraw_link()   the link pump: the laptop's proposal;
+                            answer(applied, error) hears how it ended
+        shown(into)         fills a display.view(): the display's only view of the controller
+        blinking()          the proposed peg whose hole blinks (deal.Pending), or None
+        changes             bumps whenever what is shown may have changed (the app redraws then)
+    Faults are codes (`fault`: edges.FAULT_*, `stuck`: a bitmap of keys), worded by the display.
+    """
+
     message_ms = 10000  # an error or a count stays this long unless a key clears it
 
-    def __init__(self, host, key_names):
-        self.host = host
+    def __init__(self, key_names, book, settings, tracks, log):
         self.key_names = key_names
-        self.pending = None
+        self.book = book
+        self.settings = settings
+        self.tracks = tracks
+        self.log = log
+        self.pending = None  # deal.Pending waiting for OK
         self.entry = Entry()  # cards and numbers being keyed
         self.num_side = 0  # the side keyed points go to (MENU cycles it)
         self.menu = -1  # index in settings.MENU while the menu is open
         self.message = []  # lines shown over the prompt: errors, counts, reports
+        self.now = 0  # the time of the edge or tick in hand
         self._message_t0 = 0
-        self.status = ""  # a lasting fault: sensors unplugged, a key stuck
+        self.fault = 0  # the sensor chain's fault code (edges.FAULT_*), 0 when it reads sensibly
+        self.stuck = 0  # keys reported stuck and not yet released, bit i = key i
         self._held = 0
         self._long_used = 0  # keys whose long press acted: their release does nothing
         self.skip = None  # (game_no, deal_no) in which the players went on to the show by hand
@@ -52,24 +61,24 @@ class Controller:
     def handle(self, edge, now):
         kind = edge >> 10
         code = edge & 1023
+        self.now = now
         self.changes += 1
         if kind == edges.TAP:
             self._tap(code, now)
             return
         if kind == edges.SENSOR_FAULT:
-            self.status = _SENSOR_FAULTS[code]
-            self.host.log("sensor chain fault: " + self.status + "; taps ignored")
+            self.fault = code
+            self.log("sensor chain fault %d: taps ignored" % code)
             return
         if kind == edges.SENSOR_OK:
-            if self.status in _SENSOR_FAULTS:
-                self.status = ""
-            self.host.log("sensor chain reads sensibly again")
+            self.fault = 0
+            self.log("sensor chain reads sensibly again")
             return
         name = self.key_names[code]
         bit = 1 << code
         if kind == edges.PRESS:
             self._held |= bit
-            self._clear_message()
+            self.message = []
             self._press(name, now)
         elif kind == edges.RELEASE:
             self._held &= ~bit
@@ -82,41 +91,59 @@ class Controller:
         elif kind == edges.STUCK:
             self._held &= ~bit
             self._long_used &= ~bit
+            self.stuck |= bit
             self.entry.reset()  # whatever the jammed key typed is not meant
-            self.status = "Key %s stuck" % name
-            self.host.log("key %s stuck down: ignored until released" % name)
+            self.log("key %s stuck down: ignored until released" % name)
+        elif kind == edges.UNSTUCK:
+            self.stuck &= ~bit
 
     def tick(self, now):
         """Timeouts: auto-OK of a proposed peg, messages fading."""
+        self.now = now
         p = self.pending
-        auto = self.host.settings["auto_ok_ms"]
-        if p is not None and p.kind == P_PEG and auto and self.host.ticks_diff(now, p.t0) >= auto:
+        auto = self.settings["auto_ok_ms"]
+        if p is not None and p.kind == P_PEG and auto and diff(now, p.t0) >= auto:
             self._confirm(now)
             self.changes += 1
-        if self.message and self.host.ticks_diff(now, self._message_t0) >= self.message_ms:
+        if self.message and diff(now, self._message_t0) >= self.message_ms:
             self.message = []
             self.changes += 1
-        if self.status.startswith("Key") and not self._stuck_any():
-            self.status = ""
-            self.changes += 1
-
-    def _stuck_any(self):
-        return self.host.keys_stuck()
 
     def say(self, *lines):
         self.message = list(lines)
-        self._message_t0 = self.host.now
+        self._message_t0 = self.now
+        self.changes += 1
 
-    def _clear_message(self):
-        self.message = []
+    # ---- what is shown ----------------------------------------------------------------------
+
+    def shown(self, into):
+        """Fill into, a display.view(), in its order: fault, stuck key, menu, proposal, message, entry,
+        context, side keyed points go to."""
+        into[0] = self.fault
+        into[1] = None
+        if self.stuck:
+            for i in range(len(self.key_names)):
+                if self.stuck & (1 << i):
+                    into[1] = self.key_names[i]
+                    break
+        into[2] = self.menu
+        into[3] = self.pending
+        into[4] = self.message
+        into[5] = self.entry
+        into[6] = deal.context(self.book.match, self.settings, self.skip)
+        into[7] = self.num_side
+        return into
+
+    def blinking(self):
+        p = self.pending
+        return p if p is not None and p.kind == P_PEG else None
 
     # ---- keys -------------------------------------------------------------------------------
 
     def _press(self, name, now):
         if self.menu >= 0:
             if name == "OK":
-                key = MENU[self.menu][0]
-                self.host.settings.cycle(key, now)
+                self.settings.cycle(MENU[self.menu][0], now)
             return
         if self.pending is not None:
             if name == "OK":
@@ -136,10 +163,7 @@ class Controller:
 
     def _short(self, name, now):
         if self.menu >= 0:
-            if name == "MENU":
-                self.menu = (self.menu + 1) % len(MENU)
-            else:
-                self.menu = -1
+            self.menu = (self.menu + 1) % len(MENU) if name == "MENU" else -1
             return
         p = self.pending
         if p is not None:
@@ -147,20 +171,20 @@ class Controller:
                 self._cancel()
             elif p.kind == P_GUARD:
                 p.choice = (p.choice + 1) % len(GUARD_CHOICES)
-                p.note = self.host.new_match_note(GUARD_CHOICES[p.choice] + "?")
-            elif p.ev.get("t") == "muggins":
-                self._next_claimant(p)
+                p.note = self.book.new_match_note(GUARD_CHOICES[p.choice] + "?")
+            elif p.ev is not None and p.ev.get("t") == "muggins":
+                deal.next_claimant(self.book.match, p)
             return
         if self.entry.active():
             if name == "UNDO":
                 self.entry.backspace()
             elif self.entry.numbering():
-                self.num_side = (self.num_side + 1) % self.host.match.sides
+                self.num_side = (self.num_side + 1) % self.book.match.sides
             return
         if name == "UNDO":
             self._offer_undo()
-        elif phases.context(self) == "lay":
-            phases.go(self, now)
+        elif deal.context(self.book.match, self.settings, self.skip) == "lay":
+            self._go()
         else:
             self.menu = 0
 
@@ -173,7 +197,7 @@ class Controller:
             self._long_used |= bit | (1 << other)
             self.entry.reset()
             self.menu = -1
-            self.pending = Pending(P_GUARD, None, self.host.new_match_note(GUARD_CHOICES[0] + "?"))
+            self.pending = Pending(P_GUARD, None, self.book.new_match_note(GUARD_CHOICES[0] + "?"))
         elif name == "MENU":
             self._long_used |= bit
             if self.pending is None:
@@ -187,44 +211,145 @@ class Controller:
         if refused:
             self.say(*refused)
         elif fresh:
-            self.num_side = phases.default_side(self)
+            self.num_side = deal.default_side(
+                self.book.match, deal.context(self.book.match, self.settings, self.skip)
+            )
 
     def _suit(self, s, now):
         c, refused = self.entry.suit_key(s)
         if refused:
             self.say(*refused)
         if c >= 0:
-            ctx = phases.context(self)
+            ctx = deal.context(self.book.match, self.settings, self.skip)
             if ctx == "starter" or ctx == "lay":
-                phases.use_cards(self, ctx, now)
+                self._use_cards(ctx, now)
 
     def _ok(self, now):
         e = self.entry
         if e.claiming:
-            phases.score_show(self, now)
+            self._score_show(now)
             return
         n = e.number()
         if n >= 0:
-            phases.keyed_number(self, n, now)
+            self._keyed_number(n, now)
         elif e.rank >= 0:
             self.say("Finish the card:", "key its suit")
         elif e.cards:
-            phases.use_cards(self, phases.context(self), now)
+            self._use_cards(deal.context(self.book.match, self.settings, self.skip), now)
         else:
-            phases.ok_alone(self, now)
+            self._ok_alone(now)
+
+    # ---- what keyed cards, numbers and a lone OK do in each phase of the deal ---------------
+
+    def _use_cards(self, ctx, now):
+        m = self.book.match
+        cards = self.entry.cards
+        if ctx == "cut":
+            self.commit({"t": "cut", "cards": list(cards)}, keep=True)
+            if m.cut_tie:
+                self.say("A tie: cut again")
+        elif ctx == "starter":
+            if self.commit({"t": "starter", "c": cards[0]}) and m.last_pegs:
+                self.say("His heels:", "%s +2" % m.names[m.dealer_side])
+        elif ctx == "lay":
+            player = m.play_seats[m.play.turn]
+            count = m.play.count + pip(cards[0])
+            if self.commit({"t": "lay", "p": player, "c": cards[0]}):
+                self.say(*display.play_lines(m, player, cards[0], count))
+        elif ctx == "show":
+            if m.muggins:
+                self.entry.claiming = True  # the player's own count first, then the board's
+                self.entry.digits = []
+            else:
+                self._score_show(now)
+        else:
+            self.entry.reset()
+            self.say("No cards now")
+
+    def _score_show(self, now):
+        m = self.book.match
+        nxt = m.next_show()
+        e = self.entry
+        if nxt is None:
+            e.reset()
+            self.say("No show now")
+            return
+        ev = {"t": "show", "s": nxt[0], "k": nxt[1], "cards": list(e.cards)}
+        if e.claiming and e.digits:
+            ev["claim"] = e.number()
+        e.claiming = False
+        e.digits = []
+        done = self.commit(ev, keep=True)
+        if done:
+            self.say(*display.show_lines(m, done))
+            self._offer_muggins(now)
+
+    def _keyed_number(self, n, now):
+        m = self.book.match
+        self.entry.reset()
+        if m.phase() == "cut":
+            if 1 <= n <= m.players:
+                self.commit({"t": "dealer", "p": n - 1})
+            else:
+                self.say("Dealer: 1..%d" % m.players)
+            return
+        side = self.num_side
+        self.propose_peg(side, n, min(m.front[side] + n, m.target), now)
+
+    def _ok_alone(self, now):
+        m = self.book.match
+        ph = m.phase()
+        if ph == "cut":
+            self.say("Key a card each,", "OK; or 1-%d OK" % m.players, "names the dealer")
+        elif ph == "starter" or ph == "play":
+            if self.skip == (m.game_no, m.deal_no):
+                self.say("Peg the show:", "tap, or key cards")
+            else:
+                self.skip = (m.game_no, m.deal_no)
+                self.say("On to the show")
+        elif ph == "show":
+            side, kind = m.next_show()
+            laid = deal.laid_cards(m)
+            if laid:
+                # The hand's cards were keyed in the play: score them, or start the entry with them.
+                self.entry.cards = laid
+                if len(laid) == m.hand_size:
+                    self._use_cards("show", now)
+                return
+            self.pending = Pending(
+                P_EVENT, {"t": "peg", "s": side, "n": 0, "why": kind}, "%s %s 0?" % (m.names[side], kind)
+            )
+        elif ph == "deal":
+            self.commit({"t": "deal"})
+        elif ph == "game over":
+            self.commit({"t": "game"})
+        else:
+            self.pending = Pending(P_EVENT, {"t": "_new"}, self.book.new_match_note())
+
+    def _go(self):
+        m = self.book.match
+        player = m.play_seats[m.play.turn]
+        count = m.play.count
+        if self.commit({"t": "go", "p": player}):
+            self.say(*display.play_lines(m, player, -1, count))
+
+    # ---- taps and proposals -----------------------------------------------------------------
 
     def _tap(self, code, now):
-        m = self.host.match
+        m = self.book.match
         track = code >> 7
         hole = code & 127
         if m.game_over or m.match_over:
             return
         self.menu = -1  # the game goes on: a peg closes the menu
-        if hole == GAME:
-            side = self._leader()
+        if hole == GAME:  # the game hole: for the side furthest ahead
+            side = 0
+            for s in range(m.sides):
+                if m.front[s] > m.front[side]:
+                    side = s
             hole = m.target
         else:
-            side = self.host.side_of_track(track)
+            side = _side_of_track(self.tracks(), track)
             if side < 0 or hole == 0:
                 return
         front = m.front[side]
@@ -242,77 +367,51 @@ class Controller:
                 self._confirm(now)  # the next player has moved on: the last score stands
         self.propose_peg(side, hole - front, hole, now)
 
-    def _leader(self):
-        m = self.host.match
-        best = 0
-        for s in range(m.sides):
-            if m.front[s] > m.front[best]:
-                best = s
-        return best
-
     def propose_peg(self, side, n, hole, now):
-        m = self.host.match
+        m = self.book.match
         if n > 29:
             self.say("+%d: too far" % n, "29 at most")
             return
-        why = phases.why(self, side)
-        ev = {"t": "peg", "s": side, "n": n, "why": why}
+        why = deal.why(m, side, self.skip)
         try:
-            m.check(ev)
+            m.check({"t": "peg", "s": side, "n": n, "why": why})
         except CribError as e:
             # Said now, not after OK: no hand makes 19, a go is 1, ... (the proposal would only fail).
             p = self.pending
             if p is not None and p.kind == P_PEG and p.side == side:
                 self.pending = None  # the peg moved on from the hole it proposed
-            self.say(*wrap(str(e.args[0]) if e.args else "refused"))
+            self.say(*display.wrap(str(e.args[0]) if e.args else "refused"))
             return
-        note = "%s +%d %s" % (m.names[side], n, why)
-        self.pending = Pending(P_PEG, ev, note, side, hole, now)
-
-    def propose(self, ev, note):
-        """An event that waits for OK on the display (UNDO says no)."""
-        self.pending = Pending(P_EVENT, ev, note)
-
-    def context(self):
-        return phases.context(self)
+        self.pending = deal.peg(m, side, n, hole, why, now)
 
     def _offer_undo(self):
-        m = self.host.match
-        if not m.count:
+        if not self.book.match.count:
             self.say("Nothing to undo")
             return
-        self.pending = Pending(P_EVENT, {"t": "undo"}, "Undo " + self.host.describe_last() + "?")
+        last = display.describe(self.book.match, self.book.last())
+        self.pending = Pending(P_EVENT, {"t": "undo"}, "Undo " + last + "?")
 
-    def offer_muggins(self, now):
-        m = self.host.match
-        if m.muggins_due is None:
-            return
-        missed_by, n = m.muggins_due
-        p = Pending(P_EVENT, {"t": "muggins", "s": (missed_by + 1) % m.sides}, "")
-        p.choice = n
-        self._muggins_note(p)
+    def _offer_muggins(self, now):
+        p = deal.muggins(self.book.match)
+        if p is not None:
+            self.pending = p
+
+    def offer_link(self, ev, note, now, answer):
+        """The laptop proposed ev (link `propose`): shown once nothing else waits; OK applies it, UNDO
+        refuses; answer(applied, error) hears which. -> True when it is shown now."""
+        if self.pending is not None:
+            return False
+        p = Pending(P_LINK, ev, note or "Laptop: %s?" % ev.get("t"), now=now)
+        p.answer = answer
         self.pending = p
+        self.changes += 1
+        return True
 
-    def _next_claimant(self, p):
-        m = self.host.match
-        missed_by = m.muggins_due[0]
-        s = (p.ev["s"] + 1) % m.sides
-        if s == missed_by:
-            s = (s + 1) % m.sides
-        p.ev["s"] = s
-        self._muggins_note(p)
-
-    def _muggins_note(self, p):
-        m = self.host.match
-        p.note = "%s: muggins %d?" % (m.names[p.ev["s"]], p.choice)
-
-    def offer_link(self, ev, note, now):
-        """The laptop proposed ev (link `propose`): show it, OK applies, UNDO refuses."""
-        if self.pending is None:
-            self.pending = Pending(P_LINK, ev, note or "Laptop: %s?" % ev.get("t"), now=now)
+    def withdraw_link(self):
+        """The laptop cancelled its proposal: it stops waiting for OK (nothing to answer)."""
+        if self.pending is not None and self.pending.kind == P_LINK:
+            self.pending = None
             self.changes += 1
-            return True
-        return False
 
     def _confirm(self, now):
         p = self.pending
@@ -320,56 +419,46 @@ class Controller:
         if p is None:
             return
         if p.kind == P_GUARD:
-            if p.choice == 0:
-                self.host.new_match()
-            else:
-                self.host.reset_board()
+            if p.choice == 1:
+                self.settings.reset()
+            self.book.new_match(setup_of(self.settings))
             self.entry.reset()
             self.skip = None
             self.say(GUARD_CHOICES[p.choice] + ":", "done")
             return
         if p.ev.get("t") == "_new":
-            self.host.new_match()
+            self.book.new_match(setup_of(self.settings))
             self.skip = None
             return
         done = self.commit(p.ev)
-        if p.kind == P_LINK:
-            self.host.link_verdict(done is not None, self.message[0] if done is None else None)
+        if p.answer is not None:
+            p.answer(done is not None, self.message[0] if done is None else None)
         if done is not None and done.get("t") != "undo":
-            self.offer_muggins(now)
+            self._offer_muggins(now)
 
     def _cancel(self):
         p = self.pending
         self.pending = None
-        if p is not None and p.kind == P_LINK:
-            self.host.link_verdict(False, "refused on the board")
+        if p is not None and p.answer is not None:
+            p.answer(False, "refused on the board")
 
     def commit(self, ev, keep=False):
-        """Apply ev through the host; a refusal goes on the display and changes nothing."""
+        """Commit ev (board/commit.py); a refusal goes on the display and changes nothing."""
         try:
-            done = self.host.commit(ev)
+            done = self.book.apply(ev)
         except CribError as e:
-            text = str(e.args[0]) if e.args else "refused"
-            self.say(*wrap(text))
+            self.say(*display.wrap(str(e.args[0]) if e.args else "refused"))
             if not keep:
                 self.entry.reset()
             return None
+        if self.book.warning:
+            self.say(self.book.warning, "but saved")  # the record landed before its error: in force
         self.entry.reset()
         return done
 
 
-def wrap(text, width=16, rows=4):
-    """Text cut into display rows at spaces."""
-    out = []
-    line = ""
-    for word in text.split():
-        if not line:
-            line = word
-        elif len(line) + 1 + len(word) <= width:
-            line += " " + word
-        else:
-            out.append(line[:width])
-            line = word
-    if line:
-        out.append(line[:width])
-    return out[:rows]
+def _side_of_track(tracks, track):
+    for s in range(len(tracks)):
+        if tracks[s] == track:
+            return s
+    return -1

@@ -1,14 +1,55 @@
 # What the 16x8 text display shows in each mode: scores, the prompt, keyed cards, proposals, menus, counts.
-# rows(match, ctl, settings) -> 8 strings of at most 16 characters; the app draws them only when
+# rows(match, settings, shown) -> 8 strings of at most 16 characters; the app draws them only when
 # they changed. Pure text: the HAL does the glass (framebuf on the Pico, the terminal in the sim).
-from board import phases
-from board.controller import P_GUARD, P_PEG, wrap
+# The words are made here, where they are shown: the controller hands over codes and state (view()).
+from board import deal
+from board.deal import P_GUARD, P_PEG
 from board.settings import MATCH_SETTINGS, MENU
 from cribbage.cards import RANKS, format_card
+
+try:
+    from micropython import const
+except ImportError:  # CPython: const(x) is just x
+    const = int  # type: ignore
 
 COLS = 16
 ROWS = 8
 _HINT = "OK=yes UNDO=no"
+SENSOR_FAULTS = ("", "No sensor chain", "Sensor noise", "Sensors silent")  # by edges.FAULT_*
+
+
+# What the controller shows besides the match: the display's only view of it, a list that
+# Controller.shown() fills, in this order (a list and private consts, not a class and names: less heap):
+_FAULT = const(0)  # the sensor chain's fault: edges.FAULT_* (0: none)
+_STUCK = const(1)  # the name of a key stuck down, or None
+_MENU_AT = const(2)  # index in settings.MENU while the menu is open, else -1
+_PROPOSAL = const(3)  # deal.Pending waiting for OK, or None
+_MESSAGE = const(4)  # lines shown over the prompt: errors, counts, reports
+_ENTRY = const(5)  # entry.Entry: the cards and digits keyed so far
+_CONTEXT = const(6)  # deal.context(): what keyed cards are for now
+_NUM_SIDE = const(7)  # the side keyed points go to
+
+
+def view():
+    """An empty view, made once by the app for Controller.shown() to fill."""
+    return [0, None, -1, None, (), None, None, 0]
+
+
+def wrap(text, width=COLS, rows=4):
+    """Text cut into display rows at spaces."""
+    out = []
+    line = ""
+    for word in text.split():
+        if not line:
+            line = word
+        elif len(line) + 1 + len(word) <= width:
+            line += " " + word
+        else:
+            out.append(line[:width])
+            line = word
+    if line:
+        out.append(line[:width])
+    return out[:rows]
 
 
 def _fit(s):
@@ -34,13 +75,16 @@ def _value(v):
     return str(v)
 
 
-def rows(match, ctl, settings):
+def rows(match, settings, shown):
     out = []
     dealer = match.dealer_side
     for s in range(match.sides):
         out.append(score_row(match, s, "*" if s == dealer else " "))
-    if ctl.status:
-        out.append(_fit("!" + ctl.status))
+    fault = shown[_FAULT]
+    if shown[_STUCK] is not None:  # the lasting faults, worded here: a stuck key first, then the sensors
+        out.append(_fit("!Key %s stuck" % shown[_STUCK]))
+    elif fault:
+        out.append(_fit("!" + (SENSOR_FAULTS[fault] if fault < len(SENSOR_FAULTS) else "Sensor fault")))
     else:
         line = "G%d D%d" % (match.game_no, match.deal_no)
         if match.starter is not None:
@@ -48,15 +92,15 @@ def rows(match, ctl, settings):
         mp = "-".join([str(p) for p in match.match_points])
         out.append(_fit(line + " " * max(1, COLS - len(line) - len(mp)) + mp))
     body = []
-    hint = prompt(match, ctl)
-    if ctl.menu >= 0:
-        key, label = MENU[ctl.menu]
-        body = ["Menu %d/%d" % (ctl.menu + 1, len(MENU)), label, "= " + _value(settings[key])]
+    hint = prompt(match, shown[_CONTEXT])
+    if shown[_MENU_AT] >= 0:
+        key, label = MENU[shown[_MENU_AT]]
+        body = ["Menu %d/%d" % (shown[_MENU_AT] + 1, len(MENU)), label, "= " + _value(settings[key])]
         if key in MATCH_SETTINGS:
             body.append("(new match)")
         hint = "OK=chg MENU=next"
-    elif ctl.pending is not None:
-        p = ctl.pending
+    elif shown[_PROPOSAL] is not None:
+        p = shown[_PROPOSAL]
         body = wrap(p.note, COLS, 5)
         if p.kind == P_PEG:
             to = match.front[p.side] + p.ev["n"]
@@ -64,14 +108,14 @@ def rows(match, ctl, settings):
         hint = "MENU=other" if p.kind == P_GUARD else _HINT
         if p.ev is not None and p.ev.get("t") == "muggins":
             hint = "OK=take MENU=who"
-    elif ctl.message:
-        body = list(ctl.message)
-    elif ctl.entry.active():
-        body = _entry(match, ctl)
+    elif shown[_MESSAGE]:
+        body = list(shown[_MESSAGE])
+    elif shown[_ENTRY].active():
+        body = _entry(match, shown)
     elif match.play is not None and match.phase() == "play":
         body = ["count %d" % match.play.count, cards_text(match.play.current[-4:])]
-    elif phases.context(ctl) == "show":
-        laid = phases.laid_cards(ctl)
+    elif shown[_CONTEXT] == "show":
+        laid = deal.laid_cards(match)
         if laid:
             body = [
                 "laid " + cards_text(laid),
@@ -88,13 +132,13 @@ def rows(match, ctl, settings):
     return out
 
 
-def _entry(match, ctl):
-    e = ctl.entry
+def _entry(match, shown):
+    e = shown[_ENTRY]
     n = e.number()
     if e.claiming:
         return [cards_text(e.cards), "Your count? " + (str(n) if n >= 0 else "_"), "then OK"]
     if e.digits:
-        return ["+%d %s" % (n, match.names[ctl.num_side]), "OK=peg MENU=side"]
+        return ["+%d %s" % (n, match.names[shown[_NUM_SIDE]]), "OK=peg MENU=side"]
     body = []
     typed = cards_text(e.cards)
     if e.rank >= 0:
@@ -105,7 +149,7 @@ def _entry(match, ctl):
     body.append(typed)
     if e.numbering():
         body.append("suit=card")
-        body.append("OK=+%d %s" % (n, match.names[ctl.num_side]))
+        body.append("OK=+%d %s" % (n, match.names[shown[_NUM_SIDE]]))
     elif e.rank >= 0:
         body.append("key its suit")
     else:
@@ -113,10 +157,9 @@ def _entry(match, ctl):
     return body
 
 
-def prompt(match, ctl):
-    """The bottom row: what the keypad does now."""
+def prompt(match, ctx):
+    """The bottom row: what the keypad does now (ctx: deal.context())."""
     ph = match.phase()
-    ctx = phases.context(ctl)
     if ph == "cut":
         return "Cut: a card each"
     if ctx == "starter":
@@ -135,6 +178,8 @@ def prompt(match, ctl):
 
 def describe(match, ev):
     """A few words for an event, for the undo prompt."""
+    if ev is None:
+        return "?"
     t = ev.get("t")
     names = match.names
     if t == "peg":
@@ -146,6 +191,31 @@ def describe(match, ev):
     if t == "muggins":
         return "%s muggins" % names[ev["s"]]
     return {"deal": "next deal", "game": "next game"}.get(t, t)
+
+
+def play_lines(match, player, card, count):
+    """What a lay (card) or a go (card -1) at `count` did: who, what, the points, the count after."""
+    side = match.side_of(player)
+    got = 0
+    to = side
+    for s, n, _why in match.last_pegs:
+        got += n
+        to = s
+    what = format_card(card) if card >= 0 else "go"
+    line = "%s %s" % (match.names[side], what)
+    play = match.play
+    if got and to != side:
+        # A go scores for the last to lay, not for the player saying it (and the count is done).
+        done = "play over" if play is None or play.over else "new count"
+        return [line, "%s +%d" % (match.names[to], got), done]
+    if got:
+        line += " +%d" % got
+    lines = [line, "count %d" % count]
+    if play is not None and play.count != count:
+        lines.append("new count" if not play.over else "play over")
+    elif play is not None and play.over:
+        lines.append("play over")
+    return lines
 
 
 def show_lines(match, done):

@@ -17,6 +17,7 @@ STUCK = const(4)  # held past stuck_ms: reported once, ignored until released
 TAP = const(5)  # a hole sensor went on: a tap, or a peg set in the hole
 SENSOR_FAULT = const(6)  # code: FAULT_* below
 SENSOR_OK = const(7)  # the chain reads sensibly again
+UNSTUCK = const(8)  # a key reported STUCK was released (no RELEASE: its press was never acted on)
 
 FAULT_UNPLUGGED = const(1)  # every bit set: the 74HC165 chain is not connected
 FAULT_GLITCH = const(2)  # too many holes went on in one scan: noise, not pegs
@@ -28,14 +29,6 @@ _CODE = const(1023)
 
 def make(kind, code):
     return (kind << _SHIFT) | code
-
-
-def kind_of(edge):
-    return edge >> _SHIFT
-
-
-def code_of(edge):
-    return edge & _CODE
 
 
 class Ring:

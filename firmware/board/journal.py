@@ -1,5 +1,5 @@
 # Append-only journal of event lines on flash: seq + CRC per record, replay at boot, set-asides, a seq mark.
-"""The board's event log on flash (DESIGN.md rule 3: the event log is the truth). The file format,
+"""The board's event log on flash (docs/design.md, rule 3: the event log is the truth). The file format,
 the seq mark and what open() does with a damaged file are in docs/journal.md.
 
 API (board firmware)::

@@ -56,7 +56,9 @@ class Keys:
                             self._long &= ~m
                             if self._ignore & m:
                                 self._ignore &= ~m
-                                self.stuck &= ~m
+                                if self.stuck & m:
+                                    self.stuck &= ~m
+                                    ring.put((edges.UNSTUCK << 10) | i)
                             else:
                                 ring.put((edges.RELEASE << 10) | i)
                 elif not self.stuck & m:

@@ -1,13 +1,15 @@
-# The USB link protocol handler (docs/protocol.md): one request line in, reply lines out; pure, no I/O.
+# The USB link (docs/protocol.md): Link, the protocol (a request line in, reply lines out; pure, no I/O),
+# and pump() beside it, which moves the lines between the HAL's port and Link each save pass.
 import json
 
 from board import jsonscan
+from hal.lines import MAX_LINE  # bytes of one request line, without its newline: the line reader's limit
 
 PROTOCOL = 1
-MAX_LINE = 1024  # bytes of one request line, without its newline
 MAX_ID = 32  # characters of a string request id
 PAGE_DEFAULT = 32  # events a page when the host does not say
 PAGE_MAX = 64  # keeps one reply line a few kB on the board's heap
+LINES = 8  # request lines answered a save pass, at most: a sync moves on, the pass stays short
 PUSH_BATCH = 8  # events pushed per pushes() call, so a backlog never stalls the board
 NOTE_MAX = 40  # characters of a proposal's note (one display row or two)
 
@@ -69,51 +71,6 @@ def _blank(line):
 def dump(obj):
     """One compact reply/push line, newline included, as bytes for the serial stream."""
     return (json.dumps(obj, separators=_SEP) + "\n").encode()
-
-
-class LineReader:
-    """Assembles request lines from raw bytes in a preallocated buffer.
-
-    An over-long line is discarded up to its newline and reported once as TOO_LONG, so a flood of
-    noise costs no memory. A trailing CR is dropped (terminals send CR LF).
-    """
-
-    TOO_LONG = b"\x00too-long"  # not a valid request, so handle() reports it as too long
-
-    def __init__(self, size=MAX_LINE):
-        self._buf = bytearray(size)
-        self._n = 0
-        self._skipping = False
-
-    def reset(self):
-        """Forget a half-received line (a new host connected)."""
-        self._n = 0
-        self._skipping = False
-
-    def feed(self, data):
-        """Take received bytes; return the complete lines they finish (bytes, or TOO_LONG)."""
-        out = []
-        buf = self._buf
-        size = len(buf)
-        for b in data:
-            if b == 10:
-                if self._skipping:
-                    out.append(LineReader.TOO_LONG)
-                else:
-                    n = self._n
-                    if n and buf[n - 1] == 13:
-                        n -= 1
-                    out.append(bytes(buf[:n]))
-                self._n = 0
-                self._skipping = False
-            elif self._skipping:
-                pass
-            elif self._n < size:
-                buf[self._n] = b
-                self._n += 1
-            else:
-                self._skipping = True
-        return out
 
 
 def _field(req, name, kind, default=None, required=False):
@@ -214,8 +171,6 @@ class Link:
         rid = None
         self._now = now_ms
         try:
-            if line is LineReader.TOO_LONG:
-                raise LinkError("too-long", "line over %d bytes" % MAX_LINE)
             if len(line) <= MAX_LINE and _blank(line):
                 return []
             bad = _line_error(line)  # on the bytes: a decoded C0 AF would pass as "/"
@@ -494,3 +449,31 @@ def _item(seq, line):
     if not (line.startswith("{") and line.endswith("}")):
         line = json.dumps(line)  # not an event object: sent as a string, which the laptop flags
     return '{"seq":%d,"event":%s}' % (seq, line)
+
+
+def pump(port, link, controller, host, now):
+    """One save pass of the link's traffic: request lines in (LINES at most), replies and pushes out, and
+    the laptop's proposal offered to the controller, or withdrawn once the laptop cancelled it.
+
+    port: the HAL's link (read_line() -> a line or None, write(bytes), session: changes when a laptop
+    comes or goes); host: the session seen last pass; -> the session seen now."""
+    for _ in range(LINES):
+        line = port.read_line()
+        session = getattr(port, "session", 0)
+        if session != host:
+            # A laptop came or went while reading: the last one's subscription ends before the new
+            # one's first line is answered (a pending proposal stays: protocol.md).
+            host = session
+            link.disconnect()
+        if line is None:
+            break
+        for out in link.handle(line, now):
+            port.write(out)
+    for out in link.pushes():
+        port.write(out)
+    p = link.pending
+    if p is not None:
+        controller.offer_link(p["event"], p.get("note"), now, link.resolve)  # shown once nothing waits
+    else:
+        controller.withdraw_link()  # the laptop cancelled it
+    return host

@@ -16,7 +16,7 @@ SPEC = {
     "auto_ok_ms": (0, (0, 2000, 4000, 8000)),  # 0: a proposal waits for OK
     "play": (True, (True, False)),  # the play assistant: lay cards on the keypad
     "form": ("six", ("six", "six61", "three", "four", "five")),
-    "fmt": ("acc", ("acc", "points", "games", "lurch")),  # RULES.md: ACC is the default
+    "fmt": ("acc", ("acc", "points", "games", "lurch")),  # docs/rules.md: ACC is the default
     "games": (3, (1, 3, 5, 7, 9)),
     "to": (5, (3, 5, 7, 9)),
     "muggins": (False, (False, True)),
@@ -138,6 +138,12 @@ class Settings:
                 else:
                     self.values[name] = data[name]
         return self
+
+    def reset(self):
+        """Every setting back to its default, saved now (the guarded "reset board")."""
+        self.values = defaults()
+        self.dirty = True
+        self.save()
 
     def due(self, now):
         """True when a deferred save should happen now."""

@@ -1,4 +1,4 @@
-# Cards as small ints (rank * 4 + suit) and the notation of RULES.md: parse and format.
+# Cards as small ints (rank * 4 + suit) and the notation of docs/rules.md: parse and format.
 from cribbage.errors import CardError
 
 RANKS = "A23456789TJQK"
@@ -8,14 +8,6 @@ _SYMBOLS = {"♠": 0, "♥": 1, "♦": 2, "♣": 3, "♤": 0, "♡": 1, "♢": 2
 _SEPARATORS = ",;"
 
 JACK = 10
-
-
-def rank_of(c):
-    return c >> 2
-
-
-def suit_of(c):
-    return c & 3
 
 
 def pip(c):

@@ -2,15 +2,19 @@
 from cribbage.cards import JACK, format_card, format_cards, parse_card
 from cribbage.errors import CribError
 from cribbage.events import KINDS, WHYS
-from cribbage.records import CUT, DEALER, FIX, GO, LAY, MUG, NONE, PEG, SHOW, STARTER
+from cribbage.records import CUT, DEAL, DEALER, END, FIX, GAME, GO, LAY, MUG, NONE, PEG, SHOW, STARTER
 from cribbage.show import score_total
 
-# Largest legal single peg for each reason (RULES): a hand or crib 29; one card in the play at most
+# Largest legal single peg for each reason (docs/rules.md): a hand or crib 29; one card in the play at most
 # 12 (double pair royal) + 2 (fifteen or 31) + 1 (last card) = 15; a go 1; his heels exactly 2.
 MAX = {"hand": 29, "crib": 29, "play": 15, "go": 1, "heels": 2, "muggins": 29, "penalty": 29, "manual": 29}
 NO_HAND = (19, 25, 26, 27)  # no five cards count these
 MAX_FIVE_HAND = 20  # five-card: 3 cards and the starter, best 5-5-5 with a 5 turned
 NO_FIVE_HAND = (16, 17, 18, 19)  # nor do 3 cards and a starter (every one tried)
+# The records of the events that carry nothing, made once.
+_END_REC = bytes((END,))
+_GAME_REC = bytes((GAME,))
+_DEAL_REC = bytes((DEAL,))
 
 
 def _int(ev, key, lo, hi, what):
@@ -44,6 +48,30 @@ def _before_dealer(m):
         raise CribError("the first dealer is already known: undo the cut to cut again")
 
 
+def seen_in_deal(m, c):
+    """Card c is the starter or was laid already in this deal's play: a lay of it is impossible. The one
+    test of it, for the live check, the trusted one and the boot replay's shortcut (cribbage.trusted):
+    a journal record with a good checksum but such a card is refused, not folded."""
+    if c == m.starter:
+        return True
+    for a in m._acts:  # noqa: SIM110 (any() of a generator allocates); seat * 64 + card a lay
+        if a >= 0 and a & 63 == c:
+            return True
+    return False
+
+
+def shown_before(m, cards):
+    """A show's cards repeat one: within the hand, the starter, or a card shown already this deal."""
+    for i in range(len(cards)):
+        c = cards[i]
+        if c == m.starter or c in m.shown_cards:
+            return True
+        for k in range(i):
+            if cards[k] == c:
+                return True
+    return False
+
+
 def validate(m, ev, trusted, dry):
     """The record of ev if match m allows it now, else CribError. Changes nothing.
 
@@ -70,7 +98,7 @@ def validate(m, ev, trusted, dry):
 
 
 def _end(m, ev, trusted, dry):
-    return b"\x0c"  # END
+    return _END_REC
 
 
 def _dealer(m, ev, trusted, dry):
@@ -95,12 +123,12 @@ def _game(m, ev, trusted, dry):
         raise CribError("cut for the first deal first")
     if not m.game_over:
         raise CribError("the game is not over yet")
-    return b"\x0b"  # GAME
+    return _GAME_REC
 
 
 def _deal(m, ev, trusted, dry):
     _in_game(m)
-    return b"\x0a"  # DEAL
+    return _DEAL_REC
 
 
 def _fix(m, ev, trusted, dry):
@@ -235,7 +263,10 @@ def _lay(m, ev, trusted, dry):
         # From the journal, with the points the card made: the play itself is not run.
         p = _player_in_play(m, ev)
         n = _int(ev, "n", 0, MAX["play"], "a card's points")
-        return bytes((LAY, p, parse_card(ev.get("c")), NONE if claim is None else claim, n))
+        c = parse_card(ev.get("c"))
+        if seen_in_deal(m, c):
+            raise CribError("%s was the starter or laid already this deal" % format_card(c))
+        return bytes((LAY, p, c, NONE if claim is None else claim, n))
     p, seat, play = _play_seat(m, ev)
     if not play.cards_left[seat]:
         raise CribError("%s has no cards left" % _who(m, p))
@@ -278,6 +309,8 @@ def _show(m, ev, trusted, dry):
         for c in cards:
             if type(c) is not int or not 0 <= c < 52:
                 raise CribError("bad card %r" % (c,))
+        if shown_before(m, cards):
+            raise CribError("a %s with a card twice, the starter or a card shown already" % kind)
     else:
         cards = [parse_card(c) for c in cards]
         for i in range(size):

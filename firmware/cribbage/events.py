@@ -5,7 +5,7 @@ from cribbage.cards import parse_card, parse_cards
 from cribbage.errors import CribError
 from cribbage.forms import make_setup
 
-# Why a peg was made (RULES: pegs by hand, crib, play, go, heels, muggins, penalty, or by hand).
+# Why a peg was made (docs/rules.md: pegs by hand, crib, play, go, heels, muggins, penalty, or by hand).
 WHYS = ("hand", "crib", "play", "go", "heels", "muggins", "penalty", "manual")
 KINDS = ("hand", "crib")
 
@@ -154,8 +154,8 @@ def from_line(line):
 
 
 def _line(text):
-    # The JSON value of a line, None if it is not JSON. (Helper names here are ones the firmware
-    # interns already: each new name counts against the interned-string pool, docs/memory.md.)
+    # The JSON value of a line, None if it is not JSON. ([name budget] docs/memory.md: helper names
+    # here are ones the firmware interns already.)
     try:
         return json.loads(text)
     except Exception:

@@ -10,8 +10,8 @@ try:
 except ImportError:  # CPython: const(x) is just x
     const = int  # type: ignore
 
-# The record types of cribbage.records, as constants the compiler folds into the fold's code
-# (test_game_records checks they agree on CPython; on MicroPython const names are not kept).
+# The record types as constants the compiler folds into the code (the values: cribbage/records.py).
+# ---- record types: written by bench/gen_records.py from cribbage/records.py; do not edit ----
 _CUT = const(1)
 _DEALER = const(2)
 _PEG = const(3)
@@ -25,6 +25,7 @@ _DEAL = const(10)
 _GAME = const(11)
 _END = const(12)
 _NONE = const(255)
+# ---- end of the record types ----
 
 _SKUNKS = ("", "skunk", "double", "lurch")
 
@@ -195,9 +196,8 @@ class Fold:
         return p
 
     def _do(self, p):
-        # p: the record's position in the log (for checkpoints). Each branch is one short call:
-        # MicroPython puts a function's frame on the heap, at every call, when its arguments,
-        # locals and deepest stack pass 11 words (bench/frames.py lists them), and _do is the hottest.
+        # p: the record's position in the log (for checkpoints). Each branch is one short call, so
+        # this, the hottest function, keeps its frame small ([frame rule] docs/memory.md).
         b = self._log.chunks[p >> 8]  # records.Log: 256-byte chunks
         i = p & 255
         t = b[i]

@@ -1,4 +1,4 @@
-# Game forms, match formats and the set-up of a match: what RULES.md makes a setting, checked once.
+# Game forms, match formats and the set-up of a match: what docs/rules.md makes a setting, checked once.
 from cribbage.errors import CribError
 
 # form id -> (players, sides, target, cards in a shown hand, five-card rules)
@@ -99,7 +99,9 @@ def check_setup(setup):
 
 
 def skunk_label(score, target, fmt):
-    """How badly a loser with `score` lost: "", "skunk", "double" or "lurch" (RULES: End of a game)."""
+    """How badly a loser with `score` lost: "", "skunk", "double" or "lurch".
+
+    docs/rules.md: End of a game."""
     if fmt == "lurch":
         # Short of half the target: 61 of 121, 31 of 61.
         return "lurch" if score < (target + 1) // 2 else ""
@@ -128,7 +130,7 @@ def game_points(fmt, three, places, labels, sides):
     if fmt == "games":
         gains[winner] = 1
         return gains
-    # Three-handed (RULES: Three-handed match points): 2 to the first out, +1 if an opponent is
+    # Three-handed (docs/rules.md: Matches and match points): 2 to the first out, +1 if an opponent is
     # skunked (or lurched); with continued play, 1 to second place.
     extra = 0
     for s in range(sides):

@@ -1,5 +1,5 @@
 # A cribbage match as the fold of its events: pegs, deal, show order, play, game end, match points.
-"""The game and the match (DESIGN rule 3: the event log is the truth).
+"""The game and the match (docs/design.md, rule 3: the event log is the truth).
 
     from cribbage import events
     from cribbage.game import Match
@@ -70,22 +70,7 @@ Derived state (read only):
     [(kind, points, cards)] its itemised count (cribbage.show), show_spoken() -> "fifteen two, ..."
     muggins_due (side that missed, points) or None
 
-Rules as folded (RULES.md; the choices it leaves open):
-    - Before the first dealer is known only cut, dealer and end are taken.
-    - The show runs hand by hand from the dealer's left, then the crib; a hand or crib pegged by
-      hand (peg why "hand"/"crib", 0 allowed) or keyed as cards takes its turn. The first show
-      closes the play: a play peg, lay or go after it is refused. Keyed cards need the starter
-      and must agree with the cards laid in the play.
-    - Largest single pegs: hand/crib 29 (never 19, 25, 26, 27; five-card hand 20, never 16-19),
-      play 15, go 1, heels 2, muggins/penalty/manual 29. A correction (fix) may be negative.
-    - Muggins: a shortfall can be claimed only before the next event (any but undo).
-    - Three-handed continued play: the first player out wins; the other two play on (the out
-      player lays the cards still in hand in the current play, scoring nothing; later deals are
-      two-handed between the others); match points are credited when second place goes out, or at
-      once when both others are double skunked. Skunks are measured when the winner goes out.
-    - Next game: the first dealer is the player left of the last dealer on the losing side
-      (three-handed: the lowest score); three for last is pegged again in five-card.
-    - end: the match stops now; its winner is the side ahead on match points (None if level).
+Rules as folded: docs/rules.md, "Rules as folded" (the choices the rules leave open).
 """
 
 from cribbage import records as R

@@ -55,14 +55,6 @@ def _longest_run(cards):
     return 0
 
 
-def points_for_lay(cards):
-    """Points the last of `cards` (the current count, in order) scores, without go or last card."""
-    total = 0
-    for _reason, points in reasons_for_lay(cards):
-        total += points
-    return total
-
-
 class Play:
     """The state of one play: who lays next, the count, and the points each lay or go earns.
 

@@ -6,25 +6,29 @@ validate would make straight into the match's log and returns where; for anythin
 what validate refuses nor makes another record: each function tests the same conditions validate
 tests for a trusted event, in one expression (on MicroPython every call, dict lookup and temporary
 costs, and a boot replays hundreds of these); anything unusual (a claim, a card as text, a bad
-value) takes the long way. tests/both/test_game_trusted.py holds them side by side.
+value) takes the long way. Tests that need a loop (a card laid or shown twice) are checks' own
+predicates, called here, not restated. tests/both/test_game_trusted.py holds them side by side.
 
-Its heap is counted too (docs/memory.md): no tables or buffers, few functions, and names the
-firmware interns already (each new one counts against the interned-string pool).
+Its heap is counted too: no tables or buffers, few functions, names the firmware interns already
+([name budget] docs/memory.md).
 """
 from cribbage.cards import JACK
+from cribbage.checks import seen_in_deal, shown_before
 
 try:
     from micropython import const
 except ImportError:  # CPython: const(x) is just x
     const = int  # type: ignore
 
-# cribbage.records' record types (test_game_trusted checks they agree)
+# The record types as constants the compiler folds into the code (the values: cribbage/records.py).
+# ---- record types: written by bench/gen_records.py from cribbage/records.py; do not edit ----
 _STARTER = const(5)
 _SHOW = const(6)
 _LAY = const(7)
 _GO = const(8)
 _DEAL = const(10)
 _NONE = const(255)
+# ---- end of the record types ----
 
 
 def record(m, ev):
@@ -71,8 +75,9 @@ def _lay(m, ev):
         and 0 <= c < 52
         and "claim" not in ev
         and _player_in_play(m, ev.get("p"))
+        and not seen_in_deal(m, c)
     ):
-        # (Few locals: a frame over 11 words would be made on the heap at every call.)
+        # (Few locals: [frame rule] docs/memory.md.)
         i = m._log.add(5)
         b = m._log.chunks[i >> 8]  # records.Log: 256-byte chunks
         i &= 255
@@ -116,6 +121,7 @@ def _show(m, ev):
         and "claim" not in ev
         and _show_turn(m, s, ev)
         and _ints(m, ev)
+        and not shown_before(m, ev["cards"])
     ):
         return -1
     i = len(ev["cards"])

@@ -26,7 +26,7 @@ def by_deal(game, scores):
 
 
 def skunk_lines(target, form):
-    """(score, label) of the lines a loser must pass (RULES: End of a game)."""
+    """(score, label) of the lines a loser must pass (docs/rules.md: End of a game)."""
     if target == 121:
         return [(91, "skunk line (91)"), (61, "double skunk (61)")]
     return [(31, "skunk line (31)")]

@@ -11,7 +11,7 @@ RASPBERRY_PI_VID = 0x2E8A  # Raspberry Pi's USB vendor id: every Pico running Mi
 BAUD = 115200  # ignored by USB CDC and by socket://, but pyserial wants one
 SHORTCUTS = {"a": "/dev/ttyACM", "u": "/dev/ttyUSB", "c": "COM"}  # mpremote's a0, u0, c3
 SIM_HOST = "127.0.0.1"
-SIM_PORTS = (7373,)  # the simulator's default link port (firmware/hal/sim.py LINK_PORT)
+SIM_PORTS = (7373,)  # the simulator's default link port (sim/hal.py LINK_PORT)
 
 
 class PortError(Exception):

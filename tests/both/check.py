@@ -14,12 +14,14 @@ def message(exc):
     return exc.args[0] if exc.args else ""
 
 
+def edge(e):
+    """A board.edges edge (kind * 1024 + code) -> (kind, code)."""
+    return (e >> 10, e & 1023)
+
+
 def drain(ring):
     """Empty a board.edges ring: its edges as (kind, code) pairs, oldest first."""
-    from board import edges
-
     out = []
     while len(ring):
-        e = ring.get()
-        out.append((edges.kind_of(e), edges.code_of(e)))
+        out.append(edge(ring.get()))
     return out

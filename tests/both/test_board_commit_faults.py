@@ -5,61 +5,14 @@
 # starter ("the starter is already 7D") and set the rest of the match aside. Now every failure before
 # the record is confirmed rebuilds the match from the journal (the truth at the next boot), the display
 # says whether the event was saved, and nothing is retried into a duplicate.
+from faultkit import FailingFile, Once
 from game_kit import state
 from scenario import Scenario
 
-from board import app as board_app
+from board import commit as board_commit
 from cribbage import events
 from cribbage.cards import parse_card
 from cribbage.game import replay
-
-
-class Once:
-    """fn, but the first `times` calls raise exc (after running fn when after=True)."""
-
-    def __init__(self, fn, exc, after=False, times=1):
-        self.fn = fn
-        self.exc = exc
-        self.after = after
-        self.times = times
-
-    def __call__(self, *args, **kw):
-        if self.times <= 0:
-            return self.fn(*args, **kw)
-        self.times -= 1
-        if self.after:
-            self.fn(*args, **kw)
-        raise self.exc
-
-
-class FailingFile:
-    """The journal's open file, whose next write fails before the data lands (at="write") or whose
-    next flush fails after it landed (at="flush")."""
-
-    def __init__(self, f, exc, at):
-        self.f = f
-        self.exc = exc
-        self.at = at
-
-    def _fail(self, at):
-        if self.at == at and self.exc is not None:
-            exc = self.exc
-            self.exc = None
-            raise exc
-
-    def write(self, data):
-        self._fail("write")
-        return self.f.write(data)
-
-    def flush(self):
-        self.f.flush()
-        self._fail("flush")
-
-    def fileno(self):
-        return self.f.fileno()
-
-    def close(self):
-        self.f.close()
 
 
 def _to_the_deal(s):
@@ -260,7 +213,7 @@ def test_no_heap_to_replay_twice_writes_nothing_until_a_replay_works():
 
 
 class _JsonOutOfHeap:
-    """The json module as board.app and cribbage.events see it; loads fails with MemoryError at call
+    """The json module as board.commit and cribbage.events see it; loads fails with MemoryError at call
     number `at` (from 1), once."""
 
     def __init__(self, real, at):
@@ -289,9 +242,9 @@ def test_no_heap_to_parse_a_record_in_the_replay_sets_nothing_aside():
         m = s.app.match
         lines = s.journal()
         m._checkpoint = Once(m._checkpoint, MemoryError())
-        board_app.json = events.json = _JsonOutOfHeap(real, 4)  # the deal fails; its replay at record 4
+        board_commit.json = events.json = _JsonOutOfHeap(real, 4)  # the deal fails; its replay at record 4
         s.keys("OK")
-        board_app.json = events.json = real
+        board_commit.json = events.json = real
         assert not [x for x in s.hal.logged if "set aside" in x]
         assert s.journal() == lines
         assert "Reloaded: not saved" in s.said()  # the next save pass replayed it all
@@ -300,5 +253,5 @@ def test_no_heap_to_parse_a_record_in_the_replay_sets_nothing_aside():
         assert _kinds(s)[len(lines) :] == ["deal"]
         _as_on_flash(s)
     finally:
-        board_app.json = events.json = real
+        board_commit.json = events.json = real
         s.close()

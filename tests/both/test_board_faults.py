@@ -86,6 +86,32 @@ def test_unplugged_sensor_chain_reported_and_never_pegs():
         s.close()
 
 
+def test_a_stuck_key_released_leaves_the_sensor_fault_shown():
+    """Issue 10 item 2: the status was one text used as state. Unplug the chain ("No sensor chain"),
+    jam a key ("Key A stuck" replaced it), release the key: the status was cleared whole and the
+    display went blank while the sensors still read the fault. Faults are now codes, worded when shown."""
+    s = Scenario()
+    try:
+        s.keys("A OK")
+        raw = s.hal.sensors.raw
+        for i in range(len(raw)):
+            raw[i] = 0xFF
+        s.wait(5000)
+        assert "!No sensor chain" in s.screen()
+        s.hold("A")
+        s.wait(11000)
+        assert "!Key A stuck" in s.screen()
+        s.release("A")
+        s.wait(100)
+        assert s.app.sensors.fault == 1  # the chain is still unplugged
+        assert "!No sensor chain" in s.screen() and "stuck" not in s.screen()
+        s._chain_ok()
+        s.wait(50)
+        assert "!" not in s.screen()
+    finally:
+        s.close()
+
+
 def test_guarded_new_match_needs_both_keys_held_and_ok():
     s = Scenario()
     try:

@@ -113,7 +113,7 @@ def test_compaction_keeps_what_the_laptop_has_not_stored():
         assert _seqs(s) == list(range(1, 15))  # before: the effective events renumbered as new seqs
         s.app.journal.ack(10)
         s.peg(1, 1)
-        s.app._compact()
+        s.app.book._compact()
         assert _seqs(s)[0] == 1  # the current match stays whole (its fold starts at seq 1)
     finally:
         s.close()

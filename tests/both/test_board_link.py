@@ -75,10 +75,12 @@ def _replies(s):
 
 def test_app_answers_up_to_8_link_lines_a_pass_not_1():
     """Regression: the app read one link line per pass (10 a second at save_ms), so a paged sync or a
-    host's burst crawled; it now answers up to App.link_lines (8) a pass, and no more."""
+    host's burst crawled; it now answers up to board.link.LINES (8) a pass, and no more."""
+    from board.link import LINES
+
     s = _linked()
     try:
-        assert s.app.link_lines == 8
+        assert LINES == 8
         start = len(_replies(s))
         s.hal.link.inbox.extend(json.dumps({"id": i, "op": "hello"}) for i in range(20))
         counts = []

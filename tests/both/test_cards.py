@@ -1,6 +1,6 @@
 # Card notation: every accepted spelling, and every refused token named in the error.
 from check import message, raises
-from cribbage.cards import format_card, format_cards, parse_card, parse_cards, pip, rank_of, suit_of
+from cribbage.cards import format_card, format_cards, parse_card, parse_cards, pip
 from cribbage.errors import CardError
 
 
@@ -20,7 +20,7 @@ def test_pip_values():
 
 def test_rank_and_suit():
     c = parse_card("QD")
-    assert rank_of(c) == 11 and suit_of(c) == 2
+    assert c >> 2 == 11 and c & 3 == 2  # rank * 4 + suit: Q is rank 11, D suit 2
 
 
 def test_parse_cards_separators_and_lists():

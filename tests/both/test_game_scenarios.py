@@ -1,4 +1,4 @@
-# Whole games written from RULES.md: the cut, heels, leapfrog, counting out, skunks, deal rotation.
+# Whole games written from docs/rules.md: the cut, heels, leapfrog, counting out, skunks, deal rotation.
 from game_kit import bring, finish_game, new_match
 
 from check import message, raises

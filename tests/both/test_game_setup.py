@@ -1,4 +1,4 @@
-# Set-up of a match: forms, formats, names; skunk lines and match points per format (RULES.md).
+# Set-up of a match: forms, formats, names; skunk lines and match points per format (docs/rules.md).
 from check import message, raises
 from cribbage import events as E
 from cribbage.errors import CribError

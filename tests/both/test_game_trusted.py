@@ -122,3 +122,66 @@ def test_shortcut_refuses_after_the_game_and_the_match():
     assert m.game_over and m.match_over
     for ev in ({"t": "deal"}, {"t": "starter", "c": 3}, {"t": "lay", "p": 1, "c": 3, "n": 0}):
         assert _compare(m, ev) is False
+
+
+def _journal_with(spoil):
+    """A scripted match's journal, with the first event spoil(evs, i) accepts changed by it."""
+    from match_script import match_events
+
+    evs = [dict(e) for e in match_events(games=1)]
+    for i in range(len(evs)):
+        if spoil(evs, i):
+            return evs, i
+    raise AssertionError("nothing to spoil")
+
+
+def _card_laid_twice(evs, i):
+    # The second lay of a deal, made to lay the card the first one laid (the same card twice).
+    ev = evs[i]
+    if ev["t"] != "lay" or evs[i - 1]["t"] != "lay":
+        return False
+    ev["c"] = evs[i - 1]["c"]
+    return True
+
+
+def _show_with_the_starter(evs, i):
+    ev = evs[i]
+    if ev["t"] != "show" or "n" not in ev:
+        return False
+    starter = [e for e in evs[:i] if e["t"] == "starter"][-1]["c"]
+    ev["cards"] = [starter] + ev["cards"][1:]
+    return True
+
+
+def _replay_refuses_at(evs, bad):
+    m = Match(evs[0])
+    for i in range(1, len(evs)):
+        try:
+            m.apply(evs[i], True)
+        except CribError:
+            assert i == bad, (i, evs[i])
+            return
+        assert i != bad, "the trusted replay folded %r" % (evs[i],)
+    raise AssertionError("never refused")
+
+
+def test_a_trusted_lay_of_a_card_laid_already_is_refused():
+    """Issue 9 item 4: a journal record with a good checksum laying a card already laid in the deal was
+    folded at boot without complaint (the trusted replay runs no play). The shortcut and validate now
+    share one test of it (checks.seen_in_deal), so both refuse it."""
+    evs, bad = _journal_with(_card_laid_twice)
+    m = Match(evs[0])
+    for ev in evs[1:bad]:
+        m.apply(ev, True)
+    assert trusted.record(m, evs[bad]) == -1  # the shortcut leaves it to validate
+    try:
+        validate(m, evs[bad], True, False)
+        raise AssertionError("validate took a card laid twice")
+    except CribError as e:
+        assert "laid already" in e.args[0]
+    _replay_refuses_at(evs, bad)
+
+
+def test_a_trusted_show_holding_the_starter_is_refused():
+    evs, bad = _journal_with(_show_with_the_starter)
+    _replay_refuses_at(evs, bad)

@@ -279,8 +279,18 @@ def test_a_damaged_header_keeps_the_file_and_every_record_it_can_read():
     m = b"cribboard-journal"
     good = _v(2, b" first 1 fold 1")
     records = b"".join(b"%d %08x e%d\n" % (i, table_crc32(b"e%d" % i, i), i) for i in range(1, 4))
-    headers = [b"", b"hello\n", m, m + b" x first 1\n", m + b" 1\n", m + b" 1 first 0\n", m + b" 2 first 1\n",
-               _v(2, b" first 0 fold 0"), good[:-3] + b"\n", good[:10]]
+    headers = [
+        b"",
+        b"hello\n",
+        m,
+        m + b" x first 1\n",
+        m + b" 1\n",
+        m + b" 1 first 0\n",
+        m + b" 2 first 1\n",
+        _v(2, b" first 0 fold 0"),
+        good[:-3] + b"\n",
+        good[:10],
+    ]
     headers += [good[:i] + bytes([good[i] ^ 4]) + good[i + 1 :] for i in range(len(good) - 1)]  # flipped bits
     for head in headers:
         t = _Tmp()

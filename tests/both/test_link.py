@@ -3,7 +3,7 @@ import json
 
 from linkfakes import FakeSettings, journal, new_match, pegs, record
 
-from board.link import MAX_LINE, PAGE_MAX, PROTOCOL, LineReader, Link
+from board.link import MAX_LINE, PAGE_MAX, PROTOCOL, Link
 from cribbage import events
 
 
@@ -230,7 +230,6 @@ def test_over_long_line_is_refused():
     line = '{"id":1,"op":"hello","pad":"%s"}' % ("x" * MAX_LINE)
     r = ask(link, line)
     assert r["code"] == "too-long"
-    assert ask(link, LineReader.TOO_LONG)["code"] == "too-long"
 
 
 def test_blank_lines_get_no_reply():
@@ -239,23 +238,6 @@ def test_blank_lines_get_no_reply():
     assert link.handle(b"  \r") == []
 
 
-def test_line_reader_splits_lines_and_drops_cr():
-    r = LineReader(64)
-    assert r.feed(b'{"id":1,') == []
-    assert r.feed(b'"op":"hello"}\r\n{"id"') == [b'{"id":1,"op":"hello"}']
-    assert r.feed(b":2}\n\n") == [b'{"id":2}', b""]
-
-
-def test_line_reader_discards_an_over_long_line_up_to_its_newline():
-    r = LineReader(16)
-    out = r.feed(b"a" * 40)
-    assert out == []
-    out = r.feed(b"b" * 40 + b"\nok\n")
-    assert out == [LineReader.TOO_LONG, b"ok"]
-    assert r.feed(b"x" * 16 + b"\n") == [b"x" * 16]
-    r.feed(b"half a li")
-    r.reset()
-    assert r.feed(b"fresh\n") == [b"fresh"]
 
 
 def test_subscribe_pushes_new_events_then_state():

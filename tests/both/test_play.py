@@ -1,8 +1,10 @@
-# The play: every pegging rule of RULES.md, go and last card, restarts, refusals; both interpreters.
+# The play: every pegging rule of docs/rules.md, go and last card, restarts, refusals; both interpreters.
+from game_kit import points_for_lay
+
 from check import message, raises
 from cribbage.cards import parse_cards
 from cribbage.errors import CardError, CribError
-from cribbage.play import Play, points_for_lay, reasons_for_lay
+from cribbage.play import Play, reasons_for_lay
 
 
 def pts(text):

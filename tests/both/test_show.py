@@ -1,4 +1,4 @@
-# The show: every scoring rule of RULES.md by hand, the spoken count, refusals, fast path; both interpreters.
+# The show: every scoring rule of docs/rules.md by hand, the spoken count, refusals, fast path.
 import reference_scorer
 
 from check import message, raises

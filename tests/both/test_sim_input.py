@@ -1,9 +1,30 @@
-# The simulator's keyboard and script grammar (hal/simkeys.py, hal/simscript.py): pure, both interpreters.
+# The simulator's keyboard and script grammar (sim/keys.py, sim/script.py): pure, both interpreters.
 from check import message, raises
-from hal import simkeys, simscript
+from sim import keys as simkeys
+from sim import script as simscript
 
-NAMES = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "MENU", "UNDO",
-         "S", "H", "D", "C", "OK"]
+NAMES = [
+    "A",
+    "2",
+    "3",
+    "4",
+    "5",
+    "6",
+    "7",
+    "8",
+    "9",
+    "T",
+    "J",
+    "Q",
+    "K",
+    "MENU",
+    "UNDO",
+    "S",
+    "H",
+    "D",
+    "C",
+    "OK",
+]
 SIDES = ["red", "blue", "green"]
 
 
@@ -81,5 +102,8 @@ def test_end_state_checks():
     ok = [("score", (121, 95)), ("game", (2, 70, 121)), ("match", (3, 2)), ("winner", 0)]
     assert simscript.check_finals(ok, state, SIDES) == []
     bad = simscript.check_finals([("game", (3, 121, 1)), ("winner", 1), ("score", (121, 96))], state, SIDES)
-    assert bad == ["game 3 never finished (2 games finished)", "match winner red, expected blue",
-                   "score 121 95, expected 121 96"], bad
+    assert bad == [
+        "game 3 never finished (2 games finished)",
+        "match winner red, expected blue",
+        "score 121 95, expected 121 96",
+    ], bad

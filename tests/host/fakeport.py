@@ -1,5 +1,5 @@
 # An in-process "serial port" wired to the board's real link handler, for host tests without a board.
-from board.link import LineReader
+from linefeed import LineFeed
 
 
 class FakePort:
@@ -11,7 +11,7 @@ class FakePort:
 
     def __init__(self, link):
         self.link = link
-        self.reader = LineReader()
+        self.reader = LineFeed()
         self.out = bytearray()
         self.timeout = 1.0
         self.is_open = True

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.append(os.path.join(ROOT, "tools"))  # after the root: "sim" is the package sim/, not tools/sim.py
 
 import build  # noqa: E402
 import deploy  # noqa: E402
@@ -21,7 +21,7 @@ def test_plan_copies_new_and_changed_deletes_only_our_stale_files():
         "main.py": "a",  # same: stays
         "board/app.mpy": "old",  # changed
         "board/gone.mpy": "x",  # a module we no longer ship: stale
-        "hal/sim.mpy": "y",  # the simulator never belongs on the board
+        "hal/sim.mpy": "y",  # an old firmware's simulator module: it never belonged on the board
         "lib/ssd1306.mpy": "z",  # the driver mip installed: not ours to delete
         "data/journal.log": "j",  # the game: never touched
         "boot.py": "k",  # the user's own file: not ours
@@ -34,9 +34,9 @@ def test_plan_copies_new_and_changed_deletes_only_our_stale_files():
 
 def test_build_for_each_chip_marks_native_code_with_its_arch(tmp_path):
     for march, arch in (("armv6m", 4), ("armv7emsp", 7)):
-        files = dict(build.compile_tree(str(tmp_path / march), march=march, exclude=build.SIM_ONLY))
+        files = dict(build.compile_tree(str(tmp_path / march), march=march))
         assert "main.py" in files and "hal/rp2.mpy" in files and "board/app.mpy" in files
-        assert not any(p.startswith("hal/sim") or p == "hal/term.mpy" for p in files)
+        assert not any(p.startswith("sim/") for p in files)  # the simulator never ships
         # The LED packer is viper: native code for the chip. Bytecode-only modules carry no arch.
         assert build.mpy_arch(files["hal/ws2812.mpy"]) == arch
         assert build.mpy_arch(files["cribbage/cards.mpy"]) == 0
@@ -153,7 +153,7 @@ def test_the_frozen_build_manifest_lists_every_board_module_and_no_sim_one():
            "require": lambda name: calls.setdefault("require", name)}
     with open(os.path.join(ROOT, "firmware", "manifest.py")) as f:
         exec(f.read(), api)
-    assert sorted(frozen) == sorted(build.sources(exclude=build.SIM_ONLY))  # what `make deploy` compiles
+    assert sorted(frozen) == sorted(build.sources())  # what `make deploy` compiles
     assert calls["require"] == "ssd1306" and calls["include"] == "$(PORT_DIR)/boards/manifest.py"
 
 
@@ -242,3 +242,22 @@ def test_the_driver_deploy_ships_draws_text_on_micropython(tmp_path):
     assert int(inits) > 20  # the display set up, command by command
     assert int(size) == 1 + 128 * 64 // 8 and int(lead) == 0x40  # one data transfer of the frame
     assert int(lit) > 4 and addrs.strip() == "{60}"  # 'P1' drawn, all to the display's address
+
+
+def test_deploy_takes_another_board_file(tmp_path):
+    """make deploy --board FILE: that board definition goes to the board as board.json (issue 10 item 7)."""
+    with open(deploy.BOARD, "rb") as f:
+        data = f.read()
+    mine = tmp_path / "my-board.json"
+    mine.write_bytes(data + b"\n\n")  # the same board, other bytes: told apart by its hash
+    cmd = [sys.executable, os.path.join(ROOT, "tools", "deploy.py"), "--dry-run", "--march", "armv6m",
+           "--manifest", str(tmp_path / "manifest.json"), "--board", str(mine)]
+    r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    _, files = deploy.local_files("armv6m", str(mine))
+    with open(files["board.json"], "rb") as f:
+        assert f.read() == data + b"\n\n"
+    missing = subprocess.run(cmd[:-1] + [str(tmp_path / "none.json")], cwd=ROOT, capture_output=True,
+                             text=True, timeout=300)
+    assert missing.returncode != 0 and "no such file" in missing.stderr
+    deploy.local_files("armv6m")  # the build folder holds hardware/board.json again

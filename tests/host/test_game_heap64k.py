@@ -23,8 +23,8 @@ MODULES = (
     "board/__init__.py",
     "board/journal.py",
     "board/crc.py",
-    "hal/__init__.py",
-    "hal/simflash.py",
+    "sim/__init__.py",
+    "sim/flash.py",
 )
 # The order the child imports them in, to tell what each keeps (a module's count includes the modules
 # it imports that came later here); any other module of MODULES follows.
@@ -43,7 +43,7 @@ ORDER = (
     "cribbage.game",
     "board.crc",
     "board.journal",
-    "hal.simflash",
+    "sim.flash",
 )
 # The discard advice is a board feature, not part of the game: the board imports it, a replay does not.
 NOT_GAME = ("cribbage/advice.py", "cribbage/cribtables.py")
@@ -52,16 +52,16 @@ SLACK = 8 * 1024
 
 
 def _modules():
-    rels = [rel for rel in build.sources() if rel.startswith(MODULES) and rel not in NOT_GAME]
+    rels = [rel for rel in build.sources(sim=True) if rel.startswith(MODULES) and rel not in NOT_GAME]
     names = [build.module_name(rel) for rel in rels]
-    names = [n for n in names if n not in ("board", "cribbage", "hal")]
+    names = [n for n in names if n not in ("board", "cribbage", "sim")]
     return [n for n in ORDER if n in names] + [n for n in names if n not in ORDER]
 
 
 def _image(dest):
     """The ROMFS image of MODULES and the child (all bytecode in flash) -> (path, bytes)."""
-    rest = [rel for rel in build.sources() if not rel.startswith(MODULES)]
-    build.compile_tree(dest, march=build.host_march(), exclude=rest)
+    rest = [rel for rel in build.sources(sim=True) if not rel.startswith(MODULES)]
+    build.compile_tree(dest, march=build.host_march(), exclude=rest, sim=True)
     subprocess.run(
         [
             build.mpy_cross(),

@@ -5,9 +5,10 @@ import random
 from both.linkfakes import FakeSettings, journal, new_match, pegs
 from hypothesis import given
 from hypothesis import strategies as st
+from linefeed import LineFeed
 from linkfuzz import bad_line
 
-from board.link import LineReader, Link
+from board.link import Link
 
 N_LINES = 30000
 N_SIM = 10000  # the whole app answers up to 8 lines per pass of its loop
@@ -63,7 +64,7 @@ def test_a_stream_of_noise_and_requests_in_random_chunks():
         else:
             stream += bad_line(rng)[1] + b"\n"
             bad += 1
-    reader = LineReader()
+    reader = LineFeed()
     replies = []
     pos = 0
     while pos < len(stream):

@@ -83,12 +83,20 @@ def _match_at(heap, code, tmp_path_factory):
     return _runs[heap, code]
 
 
+# The interned-name budget (docs/memory.md "Watch the pool's edge"): MicroPython's qstr pools double,
+# 20, 40, ..., 640 entries, 1260 in all; the 1261st name costs a new pool of 1280 (~8 KB on a Pico) at
+# boot. The firmware (with the sim's own modules, which a Pico does not load) must stay under the edge.
+QSTR_BUDGET = 1260
+
+
 def _check_no_interning_after_boot(result):
     # The sim prints MicroPython's interned-string pools after boot and when the firmware stops: a
     # string interned in between can cost a whole new pool, one block of up to 14 KB, mid-game.
     pools = re.findall(r"qstr pool: n_pool=(\d+), n_qstr=(\d+)", result.stdout)
     assert len(pools) == 2, result.stdout[-3000:]
     assert pools[0] == pools[1], "strings interned after boot (docs/memory.md): %r" % (pools,)
+    assert int(pools[0][1]) <= QSTR_BUDGET, "%s interned names after boot, over the pool's edge %d" % (
+        pools[0][1], QSTR_BUDGET)
 
 
 def _check_heap(result, pico_kb, code):

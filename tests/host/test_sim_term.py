@@ -12,7 +12,7 @@ sys.path[:0] = [os.path.join(ROOT, "firmware")]
 import simbuild  # noqa: E402
 
 from board import boardfile  # noqa: E402
-from hal import term  # noqa: E402
+from sim import term  # noqa: E402
 
 _SEQ = re.compile(r"\x1b\[([0-9;?<]*)([A-Za-z])")
 

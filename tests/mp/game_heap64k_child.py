@@ -6,7 +6,7 @@ a ROM partition runs the firmware: the bytecode stays in the image, the heap hol
     (STUB: `import game_heap64k_child` then main(); simboot adds --rom)
 
 EVENTS: the scripted match's journal lines, set-up first (tests/match_script.py, completed events).
-FLASH: a file for the littlefs image the journal lives on (hal.simflash, the sim's flash).
+FLASH: a file for the littlefs image the journal lives on (sim.flash, the sim's flash).
 MODULES: the image's modules, comma-separated, imported one by one first to measure what each keeps.
 
 main() first trims the heap to HEAP_BYTES with a ballast (H is 8 KB more than 64 KB, the image and the
@@ -16,7 +16,7 @@ measured), so the game and the journal get exactly 64 KB of this 64-bit port's h
       trusted=True) as the board boots;
   (b) the same match played live: each event without the counts apply adds ("n" of shows, lays, goes,
       "s" of a go) through Match.apply, the completed event checked against the journal line it made
-      before and appended to a new journal, as App.commit does.
+      before and appended to a new journal, as board/commit.py does.
 It prints `heap64k {json}` lines: the heap given, what each import and the flash mount keep, and per
 phase the least free heap after a collection at each game's end (the Pico-relevant figure) and after
 any event, the final scores. A MemoryError ends it with a traceback and exit code 1.
@@ -137,7 +137,7 @@ def main():
     from board.journal import Journal
     from cribbage import events
     from cribbage.game import Match
-    from hal import simflash
+    from sim import flash as simflash
 
     imported = _free()
     simflash.mount(flash, "/flash")

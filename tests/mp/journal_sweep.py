@@ -12,6 +12,7 @@ confirmed events lost without a report (missing from the journal while the repor
 lines neither kept in the journal nor byte for byte in the set-aside files, and a journal that does
 not read back cleanly after one more append.
 """
+
 import gc
 import os
 import sys
@@ -37,8 +38,18 @@ N = 150
 
 PEG = '{"t":"peg","s":0,"n":1,"why":"manual"}'
 NONSENSE = (b"nonsense", b"[1,2]", b'"x"', b'{"t":"zzz"}', b"{", b'{"t":"setup","form":"none"}')
-KINDS = ("flip-record", "flip-header", "flip-three", "truncate", "duplicate", "swap", "nonsense", "version",
-         "long-line", "fill")
+KINDS = (
+    "flip-record",
+    "flip-header",
+    "flip-three",
+    "truncate",
+    "duplicate",
+    "swap",
+    "nonsense",
+    "version",
+    "long-line",
+    "fill",
+)
 
 
 class Rng:
@@ -57,23 +68,12 @@ class Rng:
 
 
 class Boot:
-    """What App.boot's replay touches, around App._replay itself (as bench/mp_journal.py does)."""
+    """The board's own replay at boot: board.commit.Commit.replay, on a Commit of its own."""
 
     def __init__(self):
-        from board.app import App
-        from cribbage.game import Match
+        from board.commit import Commit
 
-        self._replay_fn = App._replay
-        self._remember_fn = App._remember
-        self.match = Match()
-        self._loading = None
-        self.recent = []
-
-    def _remember(self, ev):
-        self._remember_fn(self, ev)
-
-    def apply(self, line):
-        self._replay_fn(self, line)
+        self.apply = Commit(None, None, print).replay
 
 
 def _mount(dev):
@@ -168,8 +168,13 @@ class Tally:
         self.no_effect = 0  # image flips that changed nothing the journal reads
 
     def bad(self):
-        return len(self.tracebacks) + len(self.reused) + len(self.silent_loss) + len(self.not_kept) + len(
-            self.not_clean)
+        return (
+            len(self.tracebacks)
+            + len(self.reused)
+            + len(self.silent_loss)
+            + len(self.not_kept)
+            + len(self.not_clean)
+        )
 
     def __str__(self):
         return (
@@ -177,9 +182,20 @@ class Tally:
             "%d lines not kept, %d journals not clean after; %d boots reported damage (%d rollbacks, "
             "%d damaged headers), %d locked (newer version), %d mounts refused by littlefs, "
             "%d flips changed nothing read"
-            % (self.cases, len(self.tracebacks), len(self.reused), len(self.silent_loss), len(self.not_kept),
-               len(self.not_clean), self.reported, self.rollbacks, self.damaged, self.locked,
-               self.mount_refused, self.no_effect)
+            % (
+                self.cases,
+                len(self.tracebacks),
+                len(self.reused),
+                len(self.silent_loss),
+                len(self.not_kept),
+                len(self.not_clean),
+                self.reported,
+                self.rollbacks,
+                self.damaged,
+                self.locked,
+                self.mount_refused,
+                self.no_effect,
+            )
         )
 
 
@@ -342,8 +358,10 @@ def main(argv):
     for x in (t.tracebacks + t.reused + t.silent_loss + t.not_kept + t.not_clean)[:20]:
         print("  ", x)
     f = sweep_flips(flips, seed, lines)
-    print("single-bit flips over the %d KB littlefs image (half in written blocks): %s"
-          % (BLOCK_SIZE * BLOCK_COUNT // 1024, f))
+    print(
+        "single-bit flips over the %d KB littlefs image (half in written blocks): %s"
+        % (BLOCK_SIZE * BLOCK_COUNT // 1024, f)
+    )
     for x in (f.tracebacks + f.reused + f.silent_loss + f.not_kept + f.not_clean)[:20]:
         print("  ", x)
     return t.bad() + f.bad()

@@ -1,8 +1,8 @@
-# The sim's flash (hal/simflash.py) is a real littlefs in a host file: what was written before the
+# The sim's flash (sim/flash.py) is a real littlefs in a host file: what was written before the
 # process ended is there at the next mount, as on the Pico after a power cut.
 import os
 
-from hal import simflash
+from sim import flash as simflash
 
 
 def _image():

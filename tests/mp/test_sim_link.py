@@ -1,10 +1,10 @@
-# The sim's link socket (hal/simparts.SocketLink) on MicroPython with real sockets: `session` changes
+# The sim's link socket (sim/parts.SocketLink) on MicroPython with real sockets: `session` changes
 # when a laptop connects or goes, so the app can end the gone host's subscription (regression: it
 # never heard of either), and a new host does not inherit the old one's half line.
 import os
 import socket
 
-from hal import simparts
+from sim import parts as simparts
 
 
 def _link(logged):

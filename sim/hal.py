@@ -2,15 +2,15 @@
 # Input (keyboard, mouse, --script) is poked into the fake key matrix and sensor chain, so the app
 # reads it through keys.scan() and sensors.readinto() exactly as on the Pico; the storage is a real
 # littlefs in sim-data/flash.img (quitting is a power cut); with --fast the asyncio clock skips idle
-# time (simparts.warp).
+# time (parts.warp).
 import gc
 import select
 import sys
 import time
 
-from hal import simflash, simparts
+from sim import flash, parts
 
-USAGE = """make sim [ARGS="..."]   or   micropython -X heapsize=200k firmware/main.py [options]
+USAGE = """make sim [ARGS="..."]   (tools/sim.py builds the firmware and this folder, then runs main.py)
   --script FILE   play a script of keys, taps and checks (sim/*.script), print the end state
   --headless      no board drawing: log lines and the end state only (tests)
   --fast          skip idle time (default with --headless); --realtime to watch a script
@@ -28,14 +28,37 @@ PRESS_MS = 60  # a terminal has no key-up: a keypress is the board key held this
 GAP_MS = 90  # between two presses, so the app sees separate presses
 LINK_PORT = 7373
 _FLAGS = ("--headless", "--fresh", "--trace")
-_VALUES = ("--script", "--data", "--board", "--link", "--press-ms", "--long-ms",
-           "--heap", "--ratio", "--code", "--rom")
+_VALUES = (
+    "--script",
+    "--data",
+    "--board",
+    "--link",
+    "--press-ms",
+    "--long-ms",
+    "--heap",
+    "--ratio",
+    "--code",
+    "--rom",
+)
 
 
 def parse_args(argv):
-    o = {"script": None, "headless": False, "fast": None, "data": "sim-data", "fresh": False,
-         "link": None, "board": None, "press_ms": PRESS_MS, "long_ms": 1500, "trace": False, "heap": None,
-         "ratio": None, "code": "ram", "rom": 0}
+    o = {
+        "script": None,
+        "headless": False,
+        "fast": None,
+        "data": "sim-data",
+        "fresh": False,
+        "link": None,
+        "board": None,
+        "press_ms": PRESS_MS,
+        "long_ms": 1500,
+        "trace": False,
+        "heap": None,
+        "ratio": None,
+        "code": "ram",
+        "rom": 0,
+    }
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -75,9 +98,9 @@ class SimHal:
         b = board_def
         self.board_def = b
         self.options = options
-        self.clock = simparts.Clock()
+        self.clock = parts.Clock()
         if options["fast"]:
-            simparts.warp(self.clock)
+            parts.warp(self.clock)
         self.started = self.clock.ticks_ms()
         self.term = None
         self.exit_code = 0
@@ -90,17 +113,17 @@ class SimHal:
         self.live_peak = 0  # the most held after any calm gc
         data = options["data"].rstrip("/") or "."
         self.image = data + "/flash.img"
-        simflash.makedirs(data if data.startswith("/") else _cwd() + "/" + data)
+        flash.makedirs(data if data.startswith("/") else _cwd() + "/" + data)
         if options["fresh"]:
             _remove(self.image)
-        self._flash = simflash.mount(self.image)
+        self._flash = flash.mount(self.image)
         self.storage_dir = "/flash/data"
-        simflash.makedirs(self.storage_dir)
+        flash.makedirs(self.storage_dir)
 
-        self.leds = simparts.SimLeds(self, b.led_count)
-        self.keys = simparts.SimKeys(self)
-        self.sensors = simparts.SimSensors(self, b)
-        self.display = simparts.SimDisplay(self)
+        self.leds = parts.SimLeds(self, b.led_count)
+        self.keys = parts.SimKeys(self)
+        self.sensors = parts.SimSensors(self, b)
+        self.display = parts.SimDisplay(self)
         self._dog = None
         self._queue = []  # input waiting: ("key", mask, hold_ms) or ("tap", bit, hold_ms)
         self._held = None  # the input being held now
@@ -115,40 +138,42 @@ class SimHal:
         if options["script"]:
             gc.collect()
             before = gc.mem_alloc()
-            from hal import simrun, simscript
+            from sim import run, script
 
             try:
-                script = simscript.Script(options["script"], b.key_names, b.side_names)
-            except (OSError, simscript.ScriptError) as e:
-                simflash.unmount(self._flash)
+                steps = script.Script(options["script"], b.key_names, b.side_names)
+            except (OSError, script.ScriptError) as e:
+                flash.unmount(self._flash)
                 raise SystemExit("sim: %s\n" % (e,))
-            self.runner = simrun.Runner(self, script)
+            self.runner = run.Runner(self, steps)
             gc.collect()
             self.script_bytes = gc.mem_alloc() - before
 
         self.keyboard = None
         if not options["headless"]:
-            from hal import simkeys, term
+            from sim import keys, term
 
-            self.keyboard = simkeys.Keyboard(b.side_names, options["long_ms"], press_ms=options["press_ms"])
+            self.keyboard = keys.Keyboard(b.side_names, options["long_ms"], press_ms=options["press_ms"])
             self._stdin = select.poll()
             self._stdin.register(sys.stdin, select.POLLIN)
             self._inbuf = bytearray(1)
             self._size_asked = self.started
             self._status_at = self.started
-            self.term = term.Term(b, simkeys.HELP)
+            self.term = term.Term(b, keys.HELP)
             self.term.enter()
 
-        self.link = simparts.NoLink()
+        self.link = parts.NoLink()
         if options["link"]:
             try:
-                self.link = simparts.SocketLink(options["link"], self.log)
+                self.link = parts.SocketLink(options["link"], self.log)
                 self.log("link: socket://127.0.0.1:%d" % options["link"])
             except OSError as e:
                 self.log("link: port %d not available (%r)" % (options["link"], e))
         what = "script " + options["script"] if options["script"] else "keyboard"
-        self.log("sim: unix heap %d KB for the firmware%s, flash %s, %s" % (
-            self.heap_size() // 1024, self._code_note(), self.image, what))
+        self.log(
+            "sim: unix heap %d KB for the firmware%s, flash %s, %s"
+            % (self.heap_size() // 1024, self._code_note(), self.image, what)
+        )
         # The sim's own start-up garbage goes now, before the firmware builds its state around it
         # (a heap left fragmented here once failed a 1.3 KB import with 100 KB free).
         gc.collect()
@@ -156,7 +181,7 @@ class SimHal:
     # ---- the HAL contract -------------------------------------------------------------------
 
     def board_uid(self):
-        return simparts.board_uid(self.storage_dir)  # machine.unique_id()'s stand-in, kept on the flash
+        return parts.board_uid(self.storage_dir)  # machine.unique_id()'s stand-in, kept on the flash
 
     def ticks_ms(self):
         return self.clock.ticks_ms()
@@ -170,7 +195,7 @@ class SimHal:
         await asyncio.sleep_ms(ms)
 
     def watchdog(self, timeout_ms):
-        self._dog = simparts.SimWatchdog(self, timeout_ms)
+        self._dog = parts.SimWatchdog(self, timeout_ms)
         return self._dog
 
     def heap_seen(self):
@@ -244,8 +269,11 @@ class SimHal:
         self._queue.append(("tap", bit, hold_ms or self.options["press_ms"]))
 
     def busy(self):
-        return bool(self._queue) or self._held is not None or \
-            time.ticks_diff(self.clock.ticks_ms(), self.free_at) < 0
+        return (
+            bool(self._queue)
+            or self._held is not None
+            or time.ticks_diff(self.clock.ticks_ms(), self.free_at) < 0
+        )
 
     def _inputs(self, now):
         held = self._held
@@ -311,8 +339,12 @@ class SimHal:
         else:
             what = "flash %s   quit Ctrl-C" % self.image
         text = " sim %d:%02d   heap %d/%d KB   %s" % (
-            t // 60, t % 60, (gc.mem_alloc() - self.flash_bytes - self.script_bytes) // 1024,
-            self.heap_size() // 1024, what)
+            t // 60,
+            t % 60,
+            (gc.mem_alloc() - self.flash_bytes - self.script_bytes) // 1024,
+            self.heap_size() // 1024,
+            what,
+        )
         if self.runner is not None:
             text += "   script %d/%d" % (self.runner.script.done, self.runner.script.count)
         self.term.status(text)
@@ -322,7 +354,7 @@ class SimHal:
     def close(self, ended=False):
         """Leave the terminal as it was; after a whole script, print and check the end state.
 
-        ended: the script ran to its end (simrun.ScriptEnd), not quit or cut short."""
+        ended: the script ran to its end (sim.run.ScriptEnd), not quit or cut short."""
         if self.term is not None:
             self.term.leave()
             self.term = None
@@ -338,10 +370,11 @@ class SimHal:
                 _qstr_pools()  # as the firmware left them (the replay below is the sim's, not the board's)
 
             lines, self.exit_code = self.runner.finish(
-                self.storage_dir + JOURNAL, self.board_def.sides, self.board_def.side_names)
+                self.storage_dir + JOURNAL, self.board_def.sides, self.board_def.side_names
+            )
             for line in lines:
                 print(line)
-        simflash.unmount(self._flash)
+        flash.unmount(self._flash)
 
 
 def _qstr_pools():

@@ -1,7 +1,7 @@
 # The simulator's keyboard: bytes from a raw terminal -> board key presses, hole taps and sim commands.
 # A terminal reports no key releases, so a keyboard key is one press of the board key; long presses
 # have their own prefix. The help text shown beside the board is HELP, kept next to the mapping.
-from hal.simscript import ScriptError, hole_number, side_index
+from sim.script import ScriptError, hole_number, side_index
 
 RANKS = {"a": "A", "t": "T", "0": "T", "j": "J", "q": "Q", "k": "K"}
 SUITS = {"s": "S", "h": "H", "d": "D", "c": "C"}

@@ -5,7 +5,7 @@ import board_fixture
 import rp2fakes
 from fakehal import remove_tree, scratch_dir
 
-from hal import simparts
+from sim import parts as simparts
 
 
 def test_rp2_board_uid_is_hex_of_machine_unique_id():

@@ -5,7 +5,7 @@
 import gc
 import time
 
-from hal import simscript
+from sim import script as simscript
 
 SETTLE_MS = 1500  # after the last step, before the end state is read
 
@@ -65,12 +65,10 @@ class Runner:
         elif verb == "quit":
             hal.log("script: quit (power cut)")
             raise SystemExit(0)
-        elif verb == "expect" and args[0] == "display":
-            if args[1] not in "\n".join(hal.display.rows):
-                msg = "step %d: display shows %r, expected %r" % (
-                    self.script.done, hal.display.screen(), args[1])
-                self.failures.append(msg)
-                hal.log("EXPECT FAILED " + msg)
+        elif verb == "expect" and args[0] == "display" and args[1] not in "\n".join(hal.display.rows):
+            msg = "step %d: display shows %r, expected %r" % (self.script.done, hal.display.screen(), args[1])
+            self.failures.append(msg)
+            hal.log("EXPECT FAILED " + msg)
 
     def finish(self, journal_path, sides, names):
         """The end state, printed and checked -> (lines to print, exit code)."""
@@ -102,8 +100,12 @@ def final_state(journal_path, sides):
         pass  # no journal: nothing was played
     if m is None:
         return {"score": [0] * sides, "games": [], "match": [0] * sides, "winner": None}
-    return {"score": list(m.front), "games": [list(r[4]) for r in m.results],
-            "match": list(m.match_points), "winner": m.match_winner}
+    return {
+        "score": list(m.front),
+        "games": [list(r[4]) for r in m.results],
+        "match": list(m.match_points),
+        "winner": m.match_winner,
+    }
 
 
 def report(state, names):
@@ -131,11 +133,16 @@ def heap_report(hal):
         return []
     size = hal.heap_size()
     least = size - hal.live_peak
-    out = ["heap (this unix port): %d KB for the firmware, code in %s; free after boot %d KB; "
-           "live at most %d KB, least free %d KB" % (
-               size // 1024, o["code"].upper(), hal.boot_free // 1024, hal.live_peak // 1024, least // 1024)]
+    out = [
+        "heap (this unix port): %d KB for the firmware, code in %s; free after boot %d KB; "
+        "live at most %d KB, least free %d KB"
+        % (size // 1024, o["code"].upper(), hal.boot_free // 1024, hal.live_peak // 1024, least // 1024)
+    ]
+    out.append("heap in bytes (this unix port): free after boot %d, least free %d" % (hal.boot_free, least))
     if o["heap"] and o["ratio"]:
         r = o["ratio"]
-        out.append("heap as a Pico's (/%.2f): %d KB; free after boot %d KB; least free %d KB" % (
-            r, o["heap"] // 1024, int(hal.boot_free / r) // 1024, int(least / r) // 1024))
+        out.append(
+            "heap as a Pico's (/%.2f): %d KB; free after boot %d KB; least free %d KB"
+            % (r, o["heap"] // 1024, int(hal.boot_free / r) // 1024, int(least / r) // 1024)
+        )
     return out

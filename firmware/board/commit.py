@@ -1,0 +1,186 @@
+# Committing an event: the match and its journal, kept the same. The firmware's most important contract:
+# an event a player confirmed is applied and on flash before anything shows it as done, and any failure
+# on the way leaves it wholly in or wholly out, the match rebuilt from the journal (the truth at boot).
+import json
+
+from cribbage import events
+from cribbage.errors import CribError
+from cribbage.game import Match
+
+
+def setup_of(settings):
+    """The set-up event of a new match with the board's settings."""
+    s = settings
+    return events.setup(
+        form=s["form"], fmt=s["fmt"], games=s["games"], to=s["to"], muggins=s["muggins"], three=s["three"]
+    )
+
+
+class Commit:
+    """Owns the journal and the match in force (one Match object for the board's life: boots, rebuilds
+    and new matches refill it in place, so whoever holds it sees the state in force).
+
+    log(text): the console. after(seq, line, done, was_over): called once an event's record is on
+    flash (the link push, the animation); what it raises is logged, the event stands.
+    """
+
+    def __init__(self, journal, setup, log, after=None):
+        self.journal = journal
+        self.match = Match(setup)
+        self.log = log
+        self.after = after
+        self.recent = []  # the last few events done, newest last (for the undo prompt)
+        self.warning = None  # after apply(): why an event that was saved nonetheless failed on the way
+        self.collect = False  # an event was committed or failed: the app collects garbage when calm
+        self._loading = None  # the match a replay fills; left set when a rebuild did not finish
+
+    # ---- the journal -> the match ----------------------------------------------------------
+
+    def replay(self, line):
+        """One journal record into the match being loaded (Journal.open calls it at boot)."""
+        # json.loads, not events.from_line: that words any failure as a bad line, a MemoryError too,
+        # and the journal sets a refused record aside with all after it (a replay in a full heap did).
+        ev = json.loads(line)
+        if type(ev) is not dict:
+            raise CribError("not an event: %r" % (line[:40],))
+        if ev.get("t") == "setup":
+            # Into the match object in force, in place: its old state is garbage before the replay
+            # builds the new one, so a rebuild after a failed commit (a MemoryError, mostly) needs
+            # room for one match, not two.
+            m = self._loading = self.match
+            m.__init__(ev)
+            self.recent = []
+            return
+        if self._loading is None:
+            raise CribError("journal starts without a set-up")
+        self._loading.apply(ev, trusted=True)
+        self._remember(ev)
+
+    def boot(self, setup):
+        """Replay the journal into the match (a new match of `setup` when it holds none); -> its report."""
+        self._loading = None
+        report = self.journal.open(self.replay)
+        self.log(str(report))
+        if self._loading is None:  # no set-up in it
+            self.new_match(setup)
+        self._loading = None
+        return report
+
+    def new_match(self, setup):
+        """Start a new match. The journal keeps every record a laptop has not acknowledged (older
+        matches too: they are not replayed) and drops the synced ones (docs/journal.md)."""
+        self.match.__init__(setup)
+        j = self.journal
+        if not j.locked:  # a journal of newer firmware: the match lives in RAM, apply refuses
+            j.rewrite(j.acked + 1, [events.to_line(self.match.setup)])
+        self.recent = []
+
+    def new_match_note(self, text="New match?"):
+        """The question before a new match, saying how many games (with a record past the laptop's
+        acknowledged seq) the laptop has not stored: read from the journal, not a hot path."""
+        n = 0
+        played = False
+        j = self.journal
+        for _, line in j.records(j.acked + 1):
+            if line.startswith('{"t":"setup"') or line.startswith('{"t":"game"'):
+                n += played
+                played = False
+            elif line != '{"t":"end"}':
+                played = True
+        n += played
+        if n:
+            return "%s %d game%s not synced: OK to keep going" % (text, n, "" if n == 1 else "s")
+        return text
+
+    # ---- an event -> the match and the journal ----------------------------------------------
+
+    def apply(self, ev):
+        """Apply ev to the match and append it to the journal; -> the completed event.
+
+        CribError (refused) changes nothing. Any other failure before the record is confirmed (a
+        MemoryError in the game, which may leave the match part-changed; the flash write failing,
+        before or after its record landed) is answered by rebuilding the match from the journal: the
+        event is then wholly in (its record landed: `warning` says what failed) or wholly out
+        (CribError "...: not saved"). A failure after the record is confirmed (`after`, a compaction)
+        is logged: the event stands, and nothing is retried.
+        """
+        self.warning = None
+        if self.journal.locked:
+            raise CribError("Update firmware")
+        if self._loading is not None:
+            # The replay after the last failed commit did not finish: ev was made from a match that
+            # is not the journal's. Replay first; the players see the true state and key ev again.
+            self._rebuild()
+            raise CribError("Reloaded: not saved")
+        m = self.match
+        was_over = m.game_over
+        seq = self.journal.next_seq
+        done = line = None
+        try:
+            done = m.apply(ev)
+            line = events.to_line(done)
+            seq = self.journal.append(line)
+        except CribError:
+            raise
+        except Exception as e:
+            self.log("commit failed: %r" % (e,))
+            why = "Out of memory" if isinstance(e, MemoryError) else "Flash error"
+            self.collect = True  # the save pass collects, and replays once more if this replay fails
+            self._rebuild()
+            if self.journal.next_seq <= seq:
+                raise CribError(why + ": not saved")
+            self.warning = why  # the write landed before its error: it is in force
+            return done
+        try:
+            if self.after is not None:
+                self.after(seq, line, done, was_over)
+            self._remember(done)
+            if self.journal.needs_compaction:
+                self._compact()
+        except Exception as e:  # on flash and in the match: it stands (the link re-reads the journal)
+            self.log("saved, then: %r" % (e,))
+        self.collect = True
+        return done
+
+    def retry(self):
+        """After a rebuild that did not finish, replay once more; -> True when it did."""
+        if self._loading is None:
+            return False
+        try:
+            self._rebuild()
+        except CribError:
+            return False
+        return True
+
+    def last(self):
+        """The last event in force (for the undo prompt), or None."""
+        if self.recent:
+            return self.recent[-1]
+        effective = self.match.effective_events()
+        return effective[-1] if effective else None
+
+    def _rebuild(self):
+        """The match rebuilt in place from the journal after a failed commit; CribError if even that
+        fails: the journal then stays closed (no record is written while the match may differ from
+        it), and the next retry() and apply() replay first; a restart replays it in an empty heap."""
+        try:
+            self.boot(self.match.setup)
+        except Exception as e:
+            self.journal.close()
+            self._loading = self.match
+            self.log("commit failed: %r" % (e,))
+            raise CribError("Not saved: restart the board")
+
+    def _remember(self, ev):
+        if ev.get("t") == "undo":
+            if self.recent:
+                self.recent.pop()
+            return
+        self.recent.append(ev)
+        if len(self.recent) > 8:
+            self.recent.pop(0)
+
+    def _compact(self):
+        # The current match and whatever the laptop has not acknowledged stay, with their seqs.
+        j = self.journal
+        j.rewrite(min(j.acked + 1, j.fold))

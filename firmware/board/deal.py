@@ -1,0 +1,114 @@
+# Pure queries about the deal in force (what keyed cards are for now, whose turn, why a peg scores) and
+# the proposals made from it (what waits for OK). Each takes the match (and the settings, and `skip`: the
+# (game_no, deal_no) in which the players chose to go on to the show by hand), never the controller; the
+# controller decides when, and acts on the answers.
+
+
+def context(m, settings, skip):
+    """What keyed cards are for now: "cut", "starter", "lay", "show", or None."""
+    ph = m.phase()
+    if ph == "cut":
+        return "cut"
+    # skip: the players went on to the show by hand in this deal
+    skipped = skip is not None and skip[0] == m.game_no and skip[1] == m.deal_no
+    if ph == "starter":
+        return "show" if skipped else "starter"
+    if ph == "play":
+        return "show" if skipped or not settings["play"] else "lay"
+    if ph == "show":
+        return "show"
+    return None
+
+
+def laid_cards(m):
+    """Cards the player whose hand counts next laid in this deal's play (the crib: none)."""
+    nxt = m.next_show()
+    if nxt is None or nxt[1] != "hand" or m.play is None:
+        return []
+    who = m.next_shower()
+    seats = m.play_seats
+    return [c for seat, c in m.play.laid if seats[seat] == who]
+
+
+def default_side(m, ctx):
+    """The side keyed points go to unless MENU picks another: the hand counting next, the player to lay."""
+    nxt = m.next_show()
+    if nxt is not None and ctx == "show":
+        return nxt[0]
+    if m.play is not None and m.play.turn is not None and m.phase() == "play":
+        return m.side_of(m.play_seats[m.play.turn])
+    return 0
+
+
+def why(m, side, skip):
+    """The reason a peg of side's is journalled with: the show it counts, the play, or manual."""
+    ph = m.phase()
+    skipped = skip is not None and skip[0] == m.game_no and skip[1] == m.deal_no
+    if ph == "show" or (skipped and (ph == "starter" or ph == "play")):
+        nxt = m.next_show()
+        if nxt is not None and nxt[0] == side:
+            return nxt[1]
+        return "manual"
+    if ph == "starter" or ph == "play":
+        return "play"
+    return "manual"
+
+
+# ---- what waits for OK (UNDO says no): made and resolved by the controller, read by the display --
+
+P_PEG = 1  # a peg proposed by a tap or keyed points: its hole blinks
+P_EVENT = 2  # another event (undo, a zero hand, muggins, next match) shown on the display
+P_LINK = 3  # an event proposed by the laptop over the link
+P_GUARD = 4  # MENU+UNDO held: new match or reset; MENU cycles the choice
+
+GUARD_CHOICES = ("new match", "reset board")
+
+
+class Pending:
+    """ev: the event OK commits (None for the guard); note: its words on the display; side/hole: the
+    blinking hole of a peg; t0: when it was proposed (auto-OK, the blink's phase); choice: the guard's
+    choice or muggins' points; answer(applied, error): told the outcome of a laptop's proposal."""
+
+    def __init__(self, kind, ev, note, side=-1, hole=0, now=0):
+        self.kind = kind
+        self.ev = ev
+        self.note = note
+        self.side = side
+        self.hole = hole
+        self.t0 = now
+        self.choice = 0
+        self.answer = None
+
+
+# ---- the proposals, made from the match (pure: the controller decides when) ---------------------
+
+
+def peg(m, side, n, hole, why, now):
+    """A peg of n for side, its hole blinking."""
+    ev = {"t": "peg", "s": side, "n": n, "why": why}
+    return Pending(P_PEG, ev, "%s +%d %s" % (m.names[side], n, why), side, hole, now)
+
+
+def muggins(m):
+    """The claim of the points a show just missed (the next side claims first), or None."""
+    if m.muggins_due is None:
+        return None
+    missed_by, n = m.muggins_due
+    p = Pending(P_EVENT, {"t": "muggins", "s": (missed_by + 1) % m.sides}, "")
+    p.choice = n
+    _muggins_note(m, p)
+    return p
+
+
+def next_claimant(m, p):
+    """MENU on a muggins claim: the next side claims (never the side that missed them)."""
+    missed_by = m.muggins_due[0]
+    s = (p.ev["s"] + 1) % m.sides
+    if s == missed_by:
+        s = (s + 1) % m.sides
+    p.ev["s"] = s
+    _muggins_note(m, p)
+
+
+def _muggins_note(m, p):
+    p.note = "%s: muggins %d?" % (m.names[p.ev["s"]], p.choice)

@@ -1,0 +1,19 @@
+# Record-type values live in one place (cribbage/records.py, issue 10 item 4); the const copies the fold and
+# the boot replay's shortcut need are written by bench/gen_records.py and must be up to date.
+import gen_records
+
+
+def test_the_const_copies_are_written_from_records_py():
+    assert gen_records.main(["--check"]) == 0, "run: python bench/gen_records.py"
+
+
+def test_a_changed_value_makes_the_copies_stale():
+    found = gen_records.values()
+    assert found["LAY"] == 7 and found["NONE"] == 255 and len(found) == 13
+    changed = dict(found, LAY=99)
+    for rel, names in gen_records.USERS.items():
+        path = gen_records.os.path.join(gen_records.ROOT, rel)
+        with open(path) as f:
+            now = f.read()
+        assert gen_records.updated(path, names, found) == now
+        assert "_LAY = const(99)" in gen_records.updated(path, names, changed)

@@ -1,0 +1,78 @@
+# The dependency direction of the firmware and what ships, checked from the sources (issue 10, items 5):
+# the core imports nothing from the board or the HAL, the HAL nothing above it, the simulator's folder is
+# never deployed, and firmware/manifest.py (the one list of what ships) holds everything under firmware/.
+import ast
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.append(os.path.join(ROOT, "tools"))  # after the root: "sim" is the package sim/, not tools/sim.py
+
+import build  # noqa: E402
+
+LAYERS = {"cribbage": 0, "hal": 0, "board": 1}  # a package may import its own layer's others only below it
+
+
+def _imports(path):
+    """Every module name a file imports, at any depth (imports inside functions count too)."""
+    with open(path) as f:
+        tree = ast.parse(f.read(), path)
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            out.append(node.module)
+    return out
+
+
+def _top(name):
+    return name.split(".", 1)[0]
+
+
+def _files(package):
+    folder = os.path.join(build.FIRMWARE, package)
+    return sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".py"))
+
+
+def test_the_core_imports_nothing_from_the_board_hal_or_sim():
+    for path in _files("cribbage"):
+        bad = [m for m in _imports(path) if _top(m) in ("board", "hal", "sim", "start")]
+        assert bad == [], (path, bad)
+
+
+def test_the_hal_imports_nothing_above_it():
+    for path in _files("hal"):
+        bad = [m for m in _imports(path) if _top(m) in ("board", "cribbage", "sim", "start")]
+        assert bad == [], (path, bad)
+
+
+def test_the_board_imports_no_simulator():
+    for path in _files("board"):
+        bad = [m for m in _imports(path) if _top(m) in ("sim", "start")]
+        assert bad == [], (path, bad)
+
+
+def test_only_the_composition_root_names_the_simulator():
+    """start.py picks sim.hal off the Pico; no other shipped module knows the simulator exists."""
+    named = []
+    for rel in build.sources():
+        if "sim" in [_top(m) for m in _imports(build.source_path(rel))]:
+            named.append(rel)
+    assert named == ["start.py"]
+
+
+def test_everything_under_firmware_ships_and_nothing_of_the_simulator():
+    shipped = build.sources()
+    found = []
+    for folder, dirs, names in os.walk(build.FIRMWARE):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        for n in names:
+            rel = os.path.relpath(os.path.join(folder, n), build.FIRMWARE).replace(os.sep, "/")
+            if n.endswith(".py") and rel not in ("main.py", "manifest.py"):
+                found.append(rel)
+    assert sorted(found) == shipped  # the manifest lists every module: one rule, one list
+    assert not any(rel.startswith("sim/") for rel in shipped)
+    assert not os.path.exists(os.path.join(build.FIRMWARE, "sim"))
+    sim = [rel for rel in build.sources(sim=True) if rel not in shipped]
+    assert "sim/hal.py" in sim and "sim/term.py" in sim  # built for `make sim`, and only there
