@@ -282,7 +282,8 @@ def _payload(line, expected):
     sp = line.find(b" ")
     if sp > 0 and line[-1] == 10:
         payload = line[sp + 10 : -1]
-        if line.startswith(b"%d %08x " % (expected, crc32(payload, expected & 0xFFFFFFFF))):
+        crc = crc32(payload, expected & 0xFFFFFFFF)
+        if line.startswith(b"%d %08x " % (expected, crc)):  # [frame rule]: 11 words, as before
             return payload
     return None
 
