@@ -6,6 +6,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from crib.report import item_text
 from crib.untrusted import plain, shown
 from cribbage.cards import format_card, format_cards
 
@@ -28,15 +29,7 @@ def track(front, back, target, style):
 
 
 def _items_text(items):
-    if not items:
-        return ""
-    parts = []
-    for it in items:
-        if isinstance(it, (list, tuple)) and len(it) >= 2:
-            parts.append("%s %s" % (it[0], it[-1]))
-        else:
-            parts.append(str(it))
-    return ", ".join(parts)
+    return plain(item_text(items), 400) if items else ""
 
 
 def render(state, hello=None, recent=(), status=""):
