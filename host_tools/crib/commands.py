@@ -3,6 +3,7 @@ import json
 import sys
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
@@ -211,8 +212,14 @@ def register(app):
         from crib.watch import watch
 
         c = _client(port, timeout)
+
+        def reopen():
+            again = LinkClient(ports.open_port(port, timeout), timeout=timeout)
+            again.connect()
+            return again
+
         try:
-            watch(c, console)
+            watch(c, console, reopen=reopen)
         except KeyboardInterrupt:
             pass
         except LinkError as e:
@@ -220,17 +227,23 @@ def register(app):
 
     @app.command("games")
     def games_cmd(db_path: str = typer.Option(None, "--db", help=DB_HELP)):
-        """The games in the history, oldest first."""
+        """The games in the history, oldest first: when, who, the score, the winner and any skunk."""
+        from crib.report import when
+
         con = _db(db_path)
-        t = Table("game", "board", "match", "no", "form", "sides", "score", "winner", "skunk", "deals",
-                  "flag")
-        for g in db.games(con):
+        rows = db.games(con)
+        flagged = any(g["flagged"] for g in rows)
+        t = Table("game", "played", "players", "score", "winner", "skunk", "deals", "match",
+                  *(["flag"] if flagged else []), box=box.SIMPLE_HEAD, pad_edge=False)
+        for col in t.columns[:4]:
+            col.no_wrap = True
+        for g in rows:
             winner = shown(g["names"][g["winner"]]) if g["winner"] is not None else "(open)"
             skunk = ",".join(x for x in g["skunk"] if x)
-            flag = "FLAGGED" if g["flagged"] else ""
-            t.add_row(str(g["id"]), shown(g["board"][-6:]), str(g["match_no"]), str(g["game_no"]),
-                      shown(g["form"]), " v ".join(shown(n) for n in g["names"]),
-                      "-".join(str(f) for f in g["final"]), winner, skunk, str(g["deals"]), flag)
+            t.add_row(str(g["id"]), when(db.game_times(con, g)[0]), " v ".join(shown(n) for n in g["names"]),
+                      "-".join(str(f) for f in g["final"]), winner, skunk, str(g["deals"]),
+                      "%d/%d" % (g["match_no"], g["game_no"]),
+                      *(["FLAGGED" if g["flagged"] else ""] if flagged else []))
         console.print(t)
 
     @app.command("show")

@@ -66,7 +66,7 @@ def plot_game(game, scores, path, dpi=100, dealers=None):
         ax.set_xlabel("deal (shaded and D: who dealt)")
     ax.set_title(title)
     ax.grid(True, alpha=0.3)
-    ax.legend(loc="lower right")
+    ax.legend(loc="upper left", bbox_to_anchor=(0.0, 0.93))
     fig.tight_layout()
     fig.savefig(path, format="png")
     plt.close(fig)

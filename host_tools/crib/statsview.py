@@ -34,85 +34,51 @@ def _pct(wins, games):
     return "%.0f%% of %d" % (100.0 * wins / games, games) if games else "-"
 
 
+# (label, how to show it from a player's dict): one row each, one column per player, so two to
+# four players fit an 80-column terminal.
+FIGURES = (
+    ("games", lambda p: str(p["games"])),
+    ("wins", lambda p: "%d (%.0f%%)" % (p["wins"], 100 * p["win_rate"])),
+    ("won as first dealer", lambda p: _pct(p["first_dealer"]["wins"], p["first_dealer"]["games"])),
+    ("won as first pone", lambda p: _pct(p["first_pone"]["wins"], p["first_pone"]["games"])),
+    ("skunks given", lambda p: "%d (%d double)" % (p["skunks_given"], p["double_skunks_given"])),
+    ("skunked", lambda p: "%d (%d double)" % (p["skunked"], p["double_skunked"])),
+    ("streaks: best, worst, now",
+     lambda p: "%d, %d, %+d" % (p["longest_win_streak"], p["longest_losing_streak"], p["current_streak"])),
+    ("margin won / lost by", lambda p: "%.1f / %.1f" % (p["avg_margin_won"], p["avg_margin_lost"])),
+    ("hand avg", lambda p: "%.2f (%d hands)" % (p["hand_avg"], p["hands"])),
+    ("  as dealer / pone", lambda p: "%.2f / %.2f" % (p["hand_avg_dealer"], p["hand_avg_pone"])),
+    ("crib avg", lambda p: "%.2f (%d cribs)" % (p["crib_avg"], p["cribs"])),
+    ("play a deal as dealer / pone", lambda p: "%.2f / %.2f" % (p["play_avg_dealer"], p["play_avg_pone"])),
+    ("24 / 28 / 29 hands", lambda p: " / ".join(str(p["hands_24_28_29"][str(k)]) for k in TOP_HANDS)),
+    ("best hand", lambda p: str(p["best"])),
+    ("points missed (keyed claims)", lambda p: "%d (%d)" % (p["points_missed"], p["keyed_claims"])),
+    ("muggins taken", lambda p: str(p["muggins_taken"])),
+)
+
+
 def print_tables(console, con, best=5):
     data = as_json(con, best)
-    t = Table(
-        "player",
-        "games",
-        "wins",
-        "win %",
-        "skunks given",
-        "skunked",
-        "as 1st dealer",
-        "as 1st pone",
-        "streaks (best/worst/now)",
-        "margin won/lost",
-        title="players",
-    )
-    for p in data["players"]:
-        t.add_row(
-            shown(p["name"]),
-            str(p["games"]),
-            str(p["wins"]),
-            "%.0f" % (100 * p["win_rate"]),
-            "%d (%d double)" % (p["skunks_given"], p["double_skunks_given"]),
-            "%d (%d double)" % (p["skunked"], p["double_skunked"]),
-            _pct(p["first_dealer"]["wins"], p["first_dealer"]["games"]),
-            _pct(p["first_pone"]["wins"], p["first_pone"]["games"]),
-            "%d / %d / %+d" % (p["longest_win_streak"], p["longest_losing_streak"], p["current_streak"]),
-            "%.1f / %.1f" % (p["avg_margin_won"], p["avg_margin_lost"]),
-        )
+    players = data["players"]
+    if not players:
+        console.print("no games in the history yet: crib sync first")
+        return
+    t = Table("", *[shown(p["name"]) for p in players], title="players")
+    for label, fmt in FIGURES:
+        t.add_row(label, *[fmt(p) for p in players])
     console.print(t)
-    a = Table(
-        "player",
-        "hand avg",
-        "hand as dealer",
-        "hand as pone",
-        "crib avg",
-        "play as dealer",
-        "play as pone",
-        "24s",
-        "28s",
-        "29s",
-        "best",
-        "points missed",
-        "muggins taken",
-        title="points (averages per hand, crib and whole deal's play)",
-    )
-    for p in data["players"]:
-        top = p["hands_24_28_29"]
-        missed = "%d in %d keyed" % (p["points_missed"], p["keyed_claims"]) if p["keyed_claims"] else "-"
-        a.add_row(
-            shown(p["name"]),
-            "%.2f" % p["hand_avg"],
-            "%.2f" % p["hand_avg_dealer"],
-            "%.2f" % p["hand_avg_pone"],
-            "%.2f" % p["crib_avg"],
-            "%.2f" % p["play_avg_dealer"],
-            "%.2f" % p["play_avg_pone"],
-            *[str(top[str(k)]) for k in TOP_HANDS],
-            str(p["best"]),
-            missed,
-            str(p["muggins_taken"]),
-        )
-    console.print(a)
     if data["head_to_head"]:
         h = Table("players", "games", "wins", "skunks", title="head to head")
         for x in data["head_to_head"]:
-            h.add_row(
-                " v ".join(shown(n) for n in x["players"]),
-                str(x["games"]),
-                "%d-%d" % tuple(x["wins"]),
-                "%d-%d" % tuple(x["skunks"]),
-            )
+            h.add_row(" v ".join(shown(n) for n in x["players"]), str(x["games"]),
+                      "%d-%d" % tuple(x["wins"]), "%d-%d" % tuple(x["skunks"]))
         console.print(h)
-    d = Table("player", *[str(n) for n in range(30) if n not in (19, 25, 26, 27)], title="hand counts")
-    for p in data["players"]:
-        dist = p["hand_distribution"]
-        d.add_row(
-            shown(p["name"]), *[str(dist.get(str(n), "")) for n in range(30) if n not in (19, 25, 26, 27)]
-        )
-    console.print(d)
+    counts = sorted({int(k) for p in players for k in p["hand_distribution"]})
+    if counts:
+        d = Table("hand", *[shown(p["name"]) for p in players], title="hand counts (how many hands)")
+        for n in counts:
+            d.add_row(str(n), *[str(p["hand_distribution"].get(str(n), "")) for p in players])
+        console.print(d)
     if data["best_hands"]:
         b = Table("points", "player", "kind", "cards | starter", "game", title="best hands")
         for x in data["best_hands"]:
