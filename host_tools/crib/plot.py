@@ -79,13 +79,23 @@ def plot_stats(data, path, dpi=100):
     players = data["players"]
     names = [mathtext(p["name"]) for p in players]
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.8), dpi=dpi)
-    figures = (("hand as dealer", "hand_avg_dealer"), ("hand as pone", "hand_avg_pone"), ("crib", "crib_avg"),
-               ("play as dealer", "play_avg_dealer"), ("play as pone", "play_avg_pone"))
+    figures = (
+        ("hand as dealer", "hand_avg_dealer"),
+        ("hand as pone", "hand_avg_pone"),
+        ("crib", "crib_avg"),
+        ("play as dealer", "play_avg_dealer"),
+        ("play as pone", "play_avg_pone"),
+    )
     width = 0.8 / max(1, len(players))
     for i, p in enumerate(players):
         xs = [k + i * width for k in range(len(figures))]
-        ax1.bar(xs, [p[key] for _l, key in figures], width, color=SIDE_COLOURS[i % 3] if i < 3 else None,
-                label="%s (won %d of %d)" % (names[i], p["wins"], p["games"]))
+        ax1.bar(
+            xs,
+            [p[key] for _l, key in figures],
+            width,
+            color=SIDE_COLOURS[i % 3] if i < 3 else None,
+            label="%s (won %d of %d)" % (names[i], p["wins"], p["games"]),
+        )
     ax1.set_xticks([k + width * (len(players) - 1) / 2 for k in range(len(figures))])
     ax1.set_xticklabels([lab for lab, _k in figures], fontsize=8)
     ax1.set_ylabel("average points")
@@ -106,9 +116,13 @@ def hand_histogram(ax, players, names):
         dist = {int(k): v for k, v in p["hand_distribution"].items()}
         total = sum(dist.values()) or 1
         xs = [n + i * width for n in range(30)]
-        ax.bar(xs, [100.0 * dist.get(n, 0) / total for n in range(30)], width,
-               color=SIDE_COLOURS[i % 3] if i < 3 else None,
-               label="%s (%d hands)" % (names[i], sum(dist.values())))
+        ax.bar(
+            xs,
+            [100.0 * dist.get(n, 0) / total for n in range(30)],
+            width,
+            color=SIDE_COLOURS[i % 3] if i < 3 else None,
+            label="%s (%d hands)" % (names[i], sum(dist.values())),
+        )
     ax.set_xticks(range(0, 30, 2))
     ax.set_xlabel("hand count")
     ax.set_ylabel("% of hands")

@@ -43,8 +43,10 @@ FIGURES = (
     ("won as first pone", lambda p: _pct(p["first_pone"]["wins"], p["first_pone"]["games"])),
     ("skunks given", lambda p: "%d (%d double)" % (p["skunks_given"], p["double_skunks_given"])),
     ("skunked", lambda p: "%d (%d double)" % (p["skunked"], p["double_skunked"])),
-    ("streaks: best, worst, now",
-     lambda p: "%d, %d, %+d" % (p["longest_win_streak"], p["longest_losing_streak"], p["current_streak"])),
+    (
+        "streaks: best, worst, now",
+        lambda p: "%d, %d, %+d" % (p["longest_win_streak"], p["longest_losing_streak"], p["current_streak"]),
+    ),
     ("margin won / lost by", lambda p: "%.1f / %.1f" % (p["avg_margin_won"], p["avg_margin_lost"])),
     ("hand avg", lambda p: "%.2f (%d hands)" % (p["hand_avg"], p["hands"])),
     ("  as dealer / pone", lambda p: "%.2f / %.2f" % (p["hand_avg_dealer"], p["hand_avg_pone"])),
@@ -70,8 +72,12 @@ def print_tables(console, con, best=5):
     if data["head_to_head"]:
         h = Table("players", "games", "wins", "skunks", title="head to head")
         for x in data["head_to_head"]:
-            h.add_row(" v ".join(shown(n) for n in x["players"]), str(x["games"]),
-                      "%d-%d" % tuple(x["wins"]), "%d-%d" % tuple(x["skunks"]))
+            h.add_row(
+                " v ".join(shown(n) for n in x["players"]),
+                str(x["games"]),
+                "%d-%d" % tuple(x["wins"]),
+                "%d-%d" % tuple(x["skunks"]),
+            )
         console.print(h)
     counts = sorted({int(k) for p in players for k in p["hand_distribution"]})
     if counts:

@@ -142,8 +142,9 @@ def test_export_csv_and_json_cards_as_cards(synced):
     plays = [row for row in rows if row["kind"] == "play"]
     assert plays and all(re.fullmatch(r"[A2-9TJQK][CDHS]", row["cards"]) for row in plays)
     for row in plays:
-        assert re.match(r"(fifteen|thirty-one|pair|pair royal|double pair royal|run of \d|go|last card) \d",
-                        row["items"]), row["items"]
+        assert re.match(
+            r"(fifteen|thirty-one|pair|pair royal|double pair royal|run of \d|go|last card) \d", row["items"]
+        ), row["items"]
     assert {row["name"] for row in rows} == {"P1", "P2"}
     r = runner.invoke(app, ["export", "--json", "--db", synced["db"]])
     data = json.loads(r.stdout)
@@ -200,12 +201,19 @@ def test_watch_waits_for_the_board_and_reconnects(tmp_path, monkeypatch):
     def render(state, hello, recent, status=""):
         statuses.append(status)
         return real_render(state, hello, recent, status)
+
     monkeypatch.setattr(crib_watch, "safe_render", render)
 
     def run():
         try:
-            watch(first, console, seconds=1e9, clock=lambda: float("inf") if stop.is_set() else 0.0,
-                  reopen=reopen, retry_s=0.2)
+            watch(
+                first,
+                console,
+                seconds=1e9,
+                clock=lambda: float("inf") if stop.is_set() else 0.0,
+                reopen=reopen,
+                retry_s=0.2,
+            )
         except Exception as e:  # the test fails below if watch gave up
             errors.append(e)
 
@@ -224,4 +232,4 @@ def test_watch_waits_for_the_board_and_reconnects(tmp_path, monkeypatch):
     assert not t.is_alive() and not errors, errors
     assert reopened, "watch never reconnected"
     gone = [i for i, x in enumerate(statuses) if "went away" in x]
-    assert gone and "" in statuses[gone[0]:]  # said so while it was gone, and cleared it once back
+    assert gone and "" in statuses[gone[0] :]  # said so while it was gone, and cleared it once back
