@@ -3,6 +3,7 @@
 from board import deal, display, edges
 from board.commit import setup_of
 from board.deal import GUARD_CHOICES, P_EVENT, P_GUARD, P_LINK, P_PEG, Pending
+from board.display import ROWS
 from board.entry import Entry
 from board.sensors import GAME
 from board.settings import MENU
@@ -46,6 +47,7 @@ class Controller:
         self.num_side = 0  # the side keyed points go to (MENU cycles it)
         self.menu = -1  # index in settings.MENU while the menu is open
         self.message = []  # lines shown over the prompt: errors, counts, reports
+        self.page = 0  # the page shown of a message longer than the display (MENU turns it)
         self.now = 0  # the time of the edge or tick in hand
         self._message_t0 = 0
         self.fault = 0  # the sensor chain's fault code (edges.FAULT_*), 0 when it reads sensibly
@@ -77,7 +79,8 @@ class Controller:
         bit = 1 << code
         if kind == edges.PRESS:
             self._held |= bit
-            self.message = []
+            if name != "MENU" or self._pages() < 2:
+                self.message = []  # any key clears a message, but MENU turns a long one's pages
             self._press(name, now)
         elif kind == edges.RELEASE:
             self._held &= ~bit
@@ -110,6 +113,7 @@ class Controller:
 
     def say(self, *lines):
         self.message = list(lines)
+        self.page = 0
         self._message_t0 = self.now
         self.changes += 1
 
@@ -131,7 +135,14 @@ class Controller:
         into[5] = self.entry
         into[6] = deal.context(self.book.match, self.settings, self.skip)
         into[7] = self.num_side
+        into[8] = self.page
         return into
+
+    def _pages(self):
+        # How many pages the message shown now takes (0: none shown; a proposal or the menu is over it).
+        if not self.message or self.pending is not None or self.menu >= 0:
+            return 0
+        return display.page(self.message, ROWS - self.book.match.sides - 2, 0)[1]
 
     def blinking(self):
         p = self.pending
@@ -172,7 +183,18 @@ class Controller:
                 p.choice = (p.choice + 1) % len(GUARD_CHOICES)
                 p.note = GUARD_CHOICES[p.choice] + "?"
             elif p.ev is not None and p.ev.get("t") == "muggins":
-                deal.next_claimant(self.book.match, p)
+                # MENU turns the pages of what was missed (.hole: the page); past the last, the next
+                # side claims.
+                m = self.book.match
+                if p.hole + 1 < display.page(display.muggins_lines(m, p), ROWS - m.sides - 2, 0)[1]:
+                    p.hole += 1
+                else:
+                    p.hole = 0
+                    deal.next_claimant(m, p)
+            return
+        if name == "MENU" and self._pages() > 1:
+            self.page += 1  # a count longer than the display: MENU turns its pages
+            self._message_t0 = now
             return
         if self.entry.active():
             if name == "UNDO":
