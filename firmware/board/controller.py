@@ -279,6 +279,15 @@ class Controller:
                 self.say(*display.play_lines(m, player, cards[0], count))
         elif ctx == "show":
             if m.muggins:
+                nxt = m.next_show()
+                try:
+                    # Cards the show would refuse (a 3-card crib, a card laid by another) are refused
+                    # now, not after the player has keyed a count for them.
+                    if nxt is not None:
+                        m.check({"t": "show", "s": nxt[0], "k": nxt[1], "cards": list(cards)})
+                except CribError as e:
+                    self.say(*display.wrap(str(e.args[0]) if e.args else "refused"))
+                    return
                 self.entry.claiming = True  # the player's own count first, then the board's
                 self.entry.digits = []
             else:
@@ -298,12 +307,15 @@ class Controller:
         ev = {"t": "show", "s": nxt[0], "k": nxt[1], "cards": list(e.cards)}
         if e.claiming and e.digits:
             ev["claim"] = e.number()
+        claimed = "claim" in ev
         e.claiming = False
         e.digits = []
         done = self.commit(ev, keep=True)
         if done:
             self.say(*display.show_lines(m, done))
             self._offer_muggins(now)
+        elif claimed:
+            e.claiming = True  # a claim too high: key the count again (UNDO leaves the claim first)
 
     def _keyed_number(self, n, now):
         m = self.book.match

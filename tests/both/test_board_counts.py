@@ -144,3 +144,38 @@ def test_a_won_match_names_the_winner_and_the_match_points():
         assert "OK = new match" in s.screen()
     finally:
         s.close()
+
+
+def test_a_claim_too_high_keeps_the_claim_and_undo_leaves_it_first():
+    # After "the hand counts 15: 20 is too many" the claim was dropped and the next UNDO deleted a card.
+    s = Scenario(muggins=True)
+    try:
+        _show_first_hand(s, "4C 6C JS 4D")
+        s.keys("2 T OK")
+        assert "20 is too many" in s.said() and s.app.match.front == [0, 0]
+        e = s.app.controller.entry
+        assert e.claiming and len(e.cards) == 4
+        s.press("UNDO")
+        assert not e.claiming and len(e.cards) == 4  # the claim went, the cards stay
+        s.keys("OK")  # count again: the claim is asked for again
+        s.keys("A 5 OK")
+        assert s.app.match.front == [0, 15]
+    finally:
+        s.close()
+
+
+def test_a_three_card_crib_is_refused_before_your_count():
+    s = Scenario(muggins=True)
+    try:
+        s.keys("A OK")
+        s.cards("2C")
+        s.keys("OK")  # the play on the holes: on to the show
+        _key_points(s, 0)  # P2's hand
+        _key_points(s, 0)  # P1's hand
+        assert s.app.match.next_show() == (0, "crib")
+        s.cards("4C 6C JS")
+        s.keys("OK")
+        assert "Your count?" not in s.screen() and "not 3" in s.said()
+        assert not s.app.controller.entry.claiming
+    finally:
+        s.close()
