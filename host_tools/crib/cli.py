@@ -30,6 +30,11 @@ from crib import advise as _advise  # noqa: E402
 
 _advise.register(app)
 
+# `crib stakes`: a ledger of what games cost, from the history and this laptop's settings.
+from crib import stakes as _stakes  # noqa: E402
+
+_stakes.register(app)
+
 
 # typer 0.29 prints a type after every option, `<bool>` after flags and --help too: a flag takes
 # no value, so its help shows none (issue 12).
