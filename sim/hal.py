@@ -100,7 +100,7 @@ class SimHal:
         b = board_def
         self.board_def = b
         self.options = options
-        self.clock = parts.Clock()
+        self.clock = parts.Clock(capped=options["fast"])
         if options["fast"]:
             parts.warp(self.clock)
         self.started = self.clock.ticks_ms()
