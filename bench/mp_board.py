@@ -141,10 +141,11 @@ def bench_press_to_frame(b):
             return us
 
         run(50)
-        hal.keys.down = hal.keys.bit("A")
-        run(60)
-        hal.keys.down = 0
-        run(60)
+        for name in ("A", "OK"):  # player 1 deals: the taps below are pegs the match takes
+            hal.keys.down = hal.keys.bit(name)
+            run(60)
+            hal.keys.down = 0
+            run(60)
         press_ok = []  # OK confirming a peg: game + journal append on littlefs + frame + display text
         ok_frame = []  # the same, until the LED frame is handed over (the display text comes after)
         tap_frame = []

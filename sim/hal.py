@@ -19,6 +19,7 @@ USAGE = """make sim [ARGS="..."]   (tools/sim.py builds the firmware and this fo
   --board FILE    board definition (default hardware/board.json)
   --press-ms N    how long a key or tap is held (default 60); --long-ms N for !X (default 1500)
   --trace         headless: log the display each time it changes
+  --qstr          headless script: print the interned-string pools after boot and at the end
   --heap SIZE     (make sim) the Pico heap to stand for, e.g. 96k (default 200k), scaled to this port
   --code rom|ram  (make sim) the modules in flash as on a board with a ROM partition (default), or
                   loaded into the heap as on a stock Pico (docs/memory.md)
@@ -27,7 +28,7 @@ USAGE = """make sim [ARGS="..."]   (tools/sim.py builds the firmware and this fo
 PRESS_MS = 60  # a terminal has no key-up: a keypress is the board key held this long
 GAP_MS = 90  # between two presses, so the app sees separate presses
 LINK_PORT = 7373
-_FLAGS = ("--headless", "--fresh", "--trace")
+_FLAGS = ("--headless", "--fresh", "--trace", "--qstr")
 _VALUES = (
     "--script",
     "--data",
@@ -54,6 +55,7 @@ def parse_args(argv):
         "press_ms": PRESS_MS,
         "long_ms": 1500,
         "trace": False,
+        "qstr": False,
         "heap": None,
         "ratio": None,
         "code": "ram",
@@ -98,7 +100,7 @@ class SimHal:
         b = board_def
         self.board_def = b
         self.options = options
-        self.clock = parts.Clock()
+        self.clock = parts.Clock(capped=options["fast"])
         if options["fast"]:
             parts.warp(self.clock)
         self.started = self.clock.ticks_ms()
@@ -142,7 +144,10 @@ class SimHal:
 
             try:
                 steps = script.Script(options["script"], b.key_names, b.side_names)
-            except (OSError, script.ScriptError) as e:
+            except OSError as e:
+                flash.unmount(self._flash)
+                raise SystemExit("sim: cannot read the script %s: %s\n" % (options["script"], e))
+            except script.ScriptError as e:
                 flash.unmount(self._flash)
                 raise SystemExit("sim: %s\n" % (e,))
             self.runner = run.Runner(self, steps)
@@ -204,7 +209,7 @@ class SimHal:
         used = gc.mem_alloc() - self.flash_bytes - self.script_bytes
         if self.boot_free < 0:
             self.boot_free = gc.mem_free()
-            if self.term is None and self.runner is not None:
+            if self.term is None and self.runner is not None and self.options["qstr"]:
                 _qstr_pools()  # after boot; again at the end: a pool made in between is a risk
         if used > self.live_peak:
             self.live_peak = used
@@ -366,7 +371,7 @@ class SimHal:
             # The firmware has stopped, but asyncio still points at the task that was running
             # (and so at the whole app): let it go, so the replay below has the heap.
             core.cur_task = None
-            if self.options["headless"]:
+            if self.options["headless"] and self.options["qstr"]:
                 _qstr_pools()  # as the firmware left them (the replay below is the sim's, not the board's)
 
             lines, self.exit_code = self.runner.finish(

@@ -3,11 +3,12 @@
 # have their own prefix. The help text shown beside the board is HELP, kept next to the mapping.
 from sim.script import ScriptError, hole_number, side_index
 
-RANKS = {"a": "A", "t": "T", "0": "T", "j": "J", "q": "Q", "k": "K"}
+# 1 is the A key: A is one when rank keys are digits (keyed points), and a player types 1 for it.
+RANKS = {"a": "A", "1": "A", "t": "T", "0": "T", "j": "J", "q": "Q", "k": "K"}
 SUITS = {"s": "S", "h": "H", "d": "D", "c": "C"}
 
 HELP = (
-    "keys  A 2-9 T(0) J Q K  ranks",
+    "keys  A(1) 2-9 T(0) J Q K  ranks",
     "      s h d c           suits",
     "      Enter             OK/SCORE",
     "      Backspace u       UNDO",

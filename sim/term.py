@@ -128,6 +128,11 @@ class Term:
             self._place()
             self.redraw()
 
+    def minimum(self):
+        """(rows, cols) for the board, its display and help beside it, and a few log lines."""
+        lay = self.lay
+        return self._top + max(lay.height + 2, 11 + len(self.help)) + 1 + 3, lay.width + 2 + _PANEL_W
+
     def _place(self):
         lay = self.lay
         self._wide = self.cols >= lay.width + 2 + _PANEL_W
@@ -157,6 +162,16 @@ class Term:
             self.at(top + r, left + lay.width + 1, "│")
         self.at(top + lay.height + 1, left, "└" + line + "┘" + _RESET)
         self.at(top, left + 2, " %s " % self.b.name)
+        need_rows, need_cols = self.minimum()
+        if self.rows < need_rows or self.cols < need_cols:
+            # Said on the top line, which every terminal shows: the display may be off the screen.
+            warn = " terminal %dx%d: the board and its display need %dx%d " % (
+                self.cols,
+                self.rows,
+                need_cols,
+                need_rows,
+            )
+            self.at(top, left, _RESET + _CSI + "7m" + warn[: self.cols - 1] + _RESET)
         for row, col, text in lay.labels:
             self.at(top + 1 + row, left + 1 + col, _DIM + text + _RESET)
         for i in range(len(self._drawn)):

@@ -3,6 +3,7 @@
 from board import deal, display, edges
 from board.commit import setup_of
 from board.deal import GUARD_CHOICES, P_EVENT, P_GUARD, P_LINK, P_PEG, Pending
+from board.display import ROWS
 from board.entry import Entry
 from board.sensors import GAME
 from board.settings import MENU
@@ -47,6 +48,7 @@ class Controller:
         self.num_side = 0  # the side keyed points go to (MENU cycles it)
         self.menu = -1  # index in settings.MENU while the menu is open
         self.message = []  # lines shown over the prompt: errors, counts, reports
+        self.page = 0  # the page shown of a message longer than the display (MENU turns it)
         self.now = 0  # the time of the edge or tick in hand
         self._message_t0 = 0
         self.fault = 0  # the sensor chain's fault code (edges.FAULT_*), 0 when it reads sensibly
@@ -78,7 +80,8 @@ class Controller:
         bit = 1 << code
         if kind == edges.PRESS:
             self._held |= bit
-            self.message = []
+            if name != "MENU" or self._pages() < 2:
+                self.message = []  # any key clears a message, but MENU turns a long one's pages
             self._press(name, now)
         elif kind == edges.RELEASE:
             self._held &= ~bit
@@ -111,6 +114,7 @@ class Controller:
 
     def say(self, *lines):
         self.message = list(lines)
+        self.page = 0
         self._message_t0 = self.now
         self.changes += 1
 
@@ -132,7 +136,14 @@ class Controller:
         into[5] = self.entry
         into[6] = deal.context(self.book.match, self.settings, self.skip)
         into[7] = self.num_side
+        into[8] = self.page
         return into
+
+    def _pages(self):
+        # How many pages the message shown now takes (0: none shown; a proposal or the menu is over it).
+        if not self.message or self.pending is not None or self.menu >= 0:
+            return 0
+        return display.page(self.message, ROWS - self.book.match.sides - 2, 0)[1]
 
     def blinking(self):
         p = self.pending
@@ -173,7 +184,18 @@ class Controller:
                 p.choice = (p.choice + 1) % len(GUARD_CHOICES)
                 p.note = self.book.new_match_note(GUARD_CHOICES[p.choice] + "?")
             elif p.ev is not None and p.ev.get("t") == "muggins":
-                deal.next_claimant(self.book.match, p)
+                # MENU turns the pages of what was missed (.hole: the page); past the last, the next
+                # side claims.
+                m = self.book.match
+                if p.hole + 1 < display.page(display.muggins_lines(m, p), ROWS - m.sides - 2, 0)[1]:
+                    p.hole += 1
+                else:
+                    p.hole = 0
+                    deal.next_claimant(m, p)
+            return
+        if name == "MENU" and self._pages() > 1:
+            self.page += 1  # a count longer than the display: MENU turns its pages
+            self._message_t0 = now
             return
         if self.entry.active():
             if name == "UNDO":
@@ -258,6 +280,15 @@ class Controller:
                 self.say(*display.play_lines(m, player, cards[0], count))
         elif ctx == "show":
             if m.muggins:
+                nxt = m.next_show()
+                try:
+                    # Cards the show would refuse (a 3-card crib, a card laid by another) are refused
+                    # now, not after the player has keyed a count for them.
+                    if nxt is not None:
+                        m.check({"t": "show", "s": nxt[0], "k": nxt[1], "cards": list(cards)})
+                except CribError as e:
+                    self.say(*display.wrap(str(e.args[0]) if e.args else "refused"))
+                    return
                 self.entry.claiming = True  # the player's own count first, then the board's
                 self.entry.digits = []
             else:
@@ -277,12 +308,15 @@ class Controller:
         ev = {"t": "show", "s": nxt[0], "k": nxt[1], "cards": list(e.cards)}
         if e.claiming and e.digits:
             ev["claim"] = e.number()
+        claimed = "claim" in ev
         e.claiming = False
         e.digits = []
         done = self.commit(ev, keep=True)
         if done:
             self.say(*display.show_lines(m, done))
             self._offer_muggins(now)
+        elif claimed:
+            e.claiming = True  # a claim too high: key the count again (UNDO leaves the claim first)
 
     def _keyed_number(self, n, now):
         m = self.book.match

@@ -28,11 +28,12 @@ _MESSAGE = const(4)  # lines shown over the prompt: errors, counts, reports
 _ENTRY = const(5)  # entry.Entry: the cards and digits keyed so far
 _CONTEXT = const(6)  # deal.context(): what keyed cards are for now
 _NUM_SIDE = const(7)  # the side keyed points go to
+_PAGE = const(8)  # the page shown of a message longer than the display (MENU turns it)
 
 
 def view():
     """An empty view, made once by the app for Controller.shown() to fill."""
-    return [0, None, -1, None, (), None, None, 0]
+    return [0, None, -1, None, (), None, None, 0, 0]
 
 
 def wrap(text, width=COLS, rows=4):
@@ -99,6 +100,12 @@ def rows(match, settings, shown):
         if key in MATCH_SETTINGS:
             body.append("(new match)")
         hint = "OK=chg MENU=next"
+    elif _is_muggins(shown[_PROPOSAL]):
+        # A muggins claim: the claim, then the count it fell short of (.hole: the page shown).
+        p = shown[_PROPOSAL]
+        body, n = page(muggins_lines(match, p), ROWS - match.sides - 2, p.hole)
+        last = p.hole % n == n - 1
+        hint = "OK=yes MENU=more" if n > 1 and not (last and match.sides > 2) else "OK=take MENU=who"
     elif shown[_PROPOSAL] is not None:
         p = shown[_PROPOSAL]
         body = wrap(p.note, COLS, 5)
@@ -106,12 +113,15 @@ def rows(match, settings, shown):
             to = match.front[p.side] + p.ev["n"]
             body.append("game!" if to >= match.target else "to hole %d" % to)
         hint = "MENU=other" if p.kind == P_GUARD else _HINT
-        if p.ev is not None and p.ev.get("t") == "muggins":
-            hint = "OK=take MENU=who"
     elif shown[_MESSAGE]:
-        body = list(shown[_MESSAGE])
+        body, n = page(shown[_MESSAGE], ROWS - match.sides - 2, shown[_PAGE])
+        if n > 1 and not fault and shown[_STUCK] is None:
+            # The status row says how to turn the page; the prompt keeps saying what comes next.
+            out[match.sides] = "MENU=more %d/%d" % (shown[_PAGE] % n + 1, n)
     elif shown[_ENTRY].active():
         body = _entry(match, shown)
+    elif match.game_over or match.match_over:
+        body = result_lines(match)
     elif match.play is not None and match.phase() == "play":
         body = ["count %d" % match.play.count, cards_text(match.play.current[-4:])]
     elif shown[_CONTEXT] == "show":
@@ -173,7 +183,7 @@ def prompt(match, ctx):
         return "OK = next deal"
     if ph == "game over":
         return "OK = next game"
-    return "Match over"
+    return "OK = new match"
 
 
 def describe(match, ev):
@@ -219,7 +229,9 @@ def play_lines(match, player, card, count):
 
 
 def show_lines(match, done):
-    """The itemised count of a scored hand or crib, grouped by kind, the total first (<= 5 rows)."""
+    """The itemised count of a scored hand or crib: the total, a row a kind (they add up to it), the
+    claim if short, then each item with its cards (which cards made each fifteen). Longer than the
+    display: page() shows it a page at a time, MENU turns the pages."""
     head = "%s %s %d" % (match.names[done["s"]], done["k"], done["n"])
     rows = []
     try:
@@ -242,7 +254,75 @@ def show_lines(match, done):
     claim = done.get("claim")
     if claim is not None and claim < done["n"]:
         rows.append("claimed %d" % claim)
-    return [_fit(head)] + rows[:4]
+    if items and len(items) > 1:
+        for kind, _pts, cards in items:
+            # "15 5H TD", "run 4C 5H 6D", "nobs JS"; a long one without spaces ("flush 3H5H7H9HJH")
+            label = "15" if kind == "fifteen" else kind
+            text = label + " " + cards_text(cards)
+            if len(text) > COLS:
+                text = label + " " + "".join([format_card(c) for c in cards])
+            rows.append(_fit(text))
+    return [_fit(head)] + rows
+
+
+def _is_muggins(p):
+    return p is not None and p.ev is not None and p.ev.get("t") == "muggins"
+
+
+def page(lines, rows, k):
+    """(page k of lines in rows rows, the number of pages): the head line on every page, then that
+    page's share of the rest. Counts, muggins and the discard advice: nothing longer is cut off."""
+    if len(lines) <= rows or rows < 2:
+        return lines[:rows], 1
+    per = rows - 1
+    n = (len(lines) - 2) // per + 1
+    k %= n
+    return [lines[0]] + lines[1 + k * per : 1 + (k + 1) * per], n
+
+
+def muggins_lines(match, p):
+    """A muggins claim and what was missed: the claim, then the count it fell short of (its kinds,
+    the claim, each item with its cards), so the players see the points, not just their number."""
+    lines = [_fit(p.note)]
+    last = match.last_show
+    if last is not None and last[5] is not None and last[4] - last[5] == p.choice:
+        lines += show_lines(match, {"s": last[0], "k": last[1], "n": last[4], "claim": last[5]})
+    return lines
+
+
+def result_lines(match):
+    """Who won the game (or the match) and by how much: the margin, the skunk, the match points."""
+    names = match.names
+    mp = "-".join([str(p) for p in match.match_points])
+    if not match.results:
+        return ["match points " + mp]
+    w, _places, gains, skunk, fronts = match.results[-1]
+    second = 0
+    worst = ""
+    for s in range(match.sides):
+        if s != w:
+            second = max(second, fronts[s])
+            if skunk[s] and worst != "double skunk":
+                worst = "double skunk" if skunk[s] == "double" else skunk[s]
+    by = "by %d" % (fronts[w] - second)
+    if match.match_over:
+        mw = match.match_winner
+        lines = [
+            _fit("%s wins match" % names[mw]) if mw is not None else "match drawn",
+            _fit("match points " + mp),
+        ]
+        by = "last game " + by
+    else:
+        lines = [_fit("%s wins game %d" % (names[w], len(match.results)))]
+    if worst and len(by) + 2 + len(worst) <= COLS:
+        lines.append(by + ", " + worst)
+    else:
+        lines.append(by)
+        if worst:
+            lines.append(worst)
+    if not match.match_over:
+        lines.append(_fit("+%d: match %s" % (gains[w], mp)))
+    return lines
 
 
 _LABEL = {"fifteen": "15s", "pair": "pairs", "run": "runs", "flush": "flush", "nobs": "nobs"}

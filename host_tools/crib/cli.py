@@ -30,6 +30,62 @@ from crib import advise as _advise  # noqa: E402
 
 _advise.register(app)
 
+# `crib stakes`: a ledger of what games cost, from the history and this laptop's settings.
+from crib import stakes as _stakes  # noqa: E402
+
+_stakes.register(app)
+
+
+# typer 0.29 prints a type after every option, `<bool>` after flags and --help too: a flag takes
+# no value, so its help shows none (issue 12).
+from typer.core import TyperCommand, TyperGroup  # noqa: E402
+from typer.models import DefaultPlaceholder  # noqa: E402
+
+
+def _default(cls, base):
+    return cls is None or cls is base or isinstance(cls, DefaultPlaceholder)
+
+
+def _quiet_flags(cmd):
+    for p in cmd.params:
+        if getattr(p, "is_flag", False) and p.metavar is None:
+            p.metavar = ""
+
+
+class _Command(TyperCommand):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _quiet_flags(self)
+
+    def get_help_option(self, ctx):
+        opt = super().get_help_option(ctx)
+        if opt is not None:
+            opt.metavar = ""
+        return opt
+
+
+class _Group(TyperGroup):
+    def get_help_option(self, ctx):
+        opt = super().get_help_option(ctx)
+        if opt is not None:
+            opt.metavar = ""
+        return opt
+
+
+def _quiet(typer_app):
+    if _default(typer_app.info.cls, TyperGroup):
+        typer_app.info.cls = _Group
+    for info in typer_app.registered_commands:
+        if _default(info.cls, TyperCommand):
+            info.cls = _Command
+    for group in typer_app.registered_groups:
+        if _default(group.cls, TyperGroup):
+            group.cls = _Group
+        _quiet(group.typer_instance)
+
+
+_quiet(app)
+
 
 def main():
     app()

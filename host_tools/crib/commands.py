@@ -3,6 +3,7 @@ import json
 import sys
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
@@ -211,8 +212,14 @@ def register(app):
         from crib.watch import watch
 
         c = _client(port, timeout)
+
+        def reopen():
+            again = LinkClient(ports.open_port(port, timeout), timeout=timeout)
+            again.connect()
+            return again
+
         try:
-            watch(c, console)
+            watch(c, console, reopen=reopen)
         except KeyboardInterrupt:
             pass
         except LinkError as e:
@@ -220,17 +227,23 @@ def register(app):
 
     @app.command("games")
     def games_cmd(db_path: str = typer.Option(None, "--db", help=DB_HELP)):
-        """The games in the history, oldest first."""
+        """The games in the history, oldest first: when, who, the score, the winner and any skunk."""
+        from crib.report import when
+
         con = _db(db_path)
-        t = Table("game", "board", "match", "no", "form", "sides", "score", "winner", "skunk", "deals",
-                  "flag")
-        for g in db.games(con):
+        rows = db.games(con)
+        flagged = any(g["flagged"] for g in rows)
+        t = Table("game", "played", "players", "score", "winner", "skunk", "deals", "match",
+                  *(["flag"] if flagged else []), box=box.SIMPLE_HEAD, pad_edge=False)
+        for col in t.columns[:4]:
+            col.no_wrap = True
+        for g in rows:
             winner = shown(g["names"][g["winner"]]) if g["winner"] is not None else "(open)"
             skunk = ",".join(x for x in g["skunk"] if x)
-            flag = "FLAGGED" if g["flagged"] else ""
-            t.add_row(str(g["id"]), shown(g["board"][-6:]), str(g["match_no"]), str(g["game_no"]),
-                      shown(g["form"]), " v ".join(shown(n) for n in g["names"]),
-                      "-".join(str(f) for f in g["final"]), winner, skunk, str(g["deals"]), flag)
+            t.add_row(str(g["id"]), when(db.game_times(con, g)[0]), " v ".join(shown(n) for n in g["names"]),
+                      "-".join(str(f) for f in g["final"]), winner, skunk, str(g["deals"]),
+                      "%d/%d" % (g["match_no"], g["game_no"]),
+                      *(["FLAGGED" if g["flagged"] else ""] if flagged else []))
         console.print(t)
 
     @app.command("show")
@@ -243,28 +256,32 @@ def register(app):
         g = db.game(con, game)
         if g is None:
             _fail("no game %d in %s (see crib games)" % (game, db_path or db.default_path()))
-        show_game(console, g, db.scores(con, game))
+        from crib.replay import replay_board
+
+        # The deals' dealers and starters come from replaying the board's events with the core.
+        games, _o, _m = replay_board(g["board"], list(db.events(con, g["board"])))
+        info = next((x.deal_info for x in games if x.first_seq == g["first_seq"]), {})
+        show_game(console, g, db.scores(con, game), info, db.game_times(con, g))
 
     @app.command("stats")
     def stats_cmd(db_path: str = typer.Option(None, "--db", help=DB_HELP),
-                  best: int = typer.Option(5, help="how many best hands to list")):
-        """Per player: games, wins, skunks, average hand/crib/play points, best hands."""
-        from crib.stats import best_hands, player_stats
+                  best: int = typer.Option(5, help="how many best hands to list"),
+                  as_json: bool = typer.Option(False, "--json", help="the figures as JSON"),
+                  plot: str = typer.Option(None, "--plot", help="also draw the players side by side (PNG)")):
+        """Per player and head to head: games, wins, skunks, first deal, averages as dealer and pone,
+        hand counts, 24/28/29s, streaks, margins, counting accuracy, best hands."""
+        from crib import statsview
 
         con = _db(db_path)
-        t = Table("player", "games", "wins", "win %", "skunks given", "skunked", "hand avg", "crib avg",
-                  "play/deal", "best")
-        for s in player_stats(con):
-            t.add_row(shown(s.name), str(s.games), str(s.wins), "%.0f" % (100 * s.win_rate),
-                      str(s.skunks_given), str(s.skunked), "%.2f" % s.hand_avg, "%.2f" % s.crib_avg,
-                      "%.2f" % s.play_avg, str(s.best))
-        console.print(t)
-        hands = best_hands(con, best)
-        if hands:
-            b = Table("points", "player", "kind", "cards | starter", "game", title="best hands")
-            for h in hands:
-                b.add_row(str(h["points"]), shown(h["name"]), h["kind"], h["cards"], str(h["game"]))
-            console.print(b)
+        if as_json:
+            statsview.print_json(con, sys.stdout, best)
+        else:
+            statsview.print_tables(console, con, best)
+        if plot:
+            from crib.plot import plot_stats
+
+            path = plot_stats(statsview.as_json(con, best), _out_file(plot))
+            err.print("wrote %s" % shown(path, 400))
 
     @app.command("plot")
     def plot_cmd(game: int = typer.Argument(..., help="game id (see crib games)"),
@@ -277,7 +294,12 @@ def register(app):
         g = db.game(con, game)
         if g is None:
             _fail("no game %d (see crib games)" % game)
-        path = plot_game(g, db.scores(con, game), _out_file(out or "crib-game-%d.png" % game))
+        from crib.replay import replay_board
+
+        games, _o, _m = replay_board(g["board"], list(db.events(con, g["board"])))
+        info = next((x.deal_info for x in games if x.first_seq == g["first_seq"]), {})
+        path = plot_game(g, db.scores(con, game), _out_file(out or "crib-game-%d.png" % game),
+                         dealers={d: v[0] for d, v in info.items()})
         console.print("wrote %s" % shown(path, 400))
 
     @app.command("export")
@@ -285,11 +307,14 @@ def register(app):
                    as_json: bool = typer.Option(False, "--json", help="games with scores and events"),
                    out: str = typer.Option("-", "--out", "-o", help="file (default: standard output)"),
                    db_path: str = typer.Option(None, "--db", help=DB_HELP)):
-        """Export the history as CSV or JSON."""
+        """Export the history as CSV or JSON (default: by the --out file's extension, else CSV)."""
         from crib import export
 
-        if as_csv == as_json:
-            _fail("say --csv or --json")
+        if as_csv and as_json:
+            _fail("say --csv or --json, not both")
+        if not as_csv and not as_json:
+            as_json = out.lower().endswith(".json")
+            as_csv = not as_json
         con = _db(db_path)
         f = sys.stdout if out == "-" else open(_out_file(out), "w", newline="")  # noqa: SIM115
         try:
@@ -300,12 +325,21 @@ def register(app):
         if out != "-":
             console.print("wrote %d %s to %s" % (n, "rows" if as_csv else "games", shown(out, 400)))
 
+    from crib.tools import repo_root
+
+    if repo_root() is None:
+        # A pip-installed crib has no firmware or tools/ beside it: it does not offer what it cannot do.
+        return
+
     @app.command("deploy", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
-    def deploy_cmd(ctx: typer.Context, port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP)):
-        """Compile and copy the firmware to the board (the same as `make deploy`; --dry-run lists)."""
+    def deploy_cmd(ctx: typer.Context,
+                   port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
+                   dry_run: bool = typer.Option(False, "--dry-run", help="list what it would copy")):
+        """Compile and copy the firmware to the board (the same as `make deploy`; tools/deploy.py's options
+        such as --full and --no-reset pass through)."""
         from crib.tools import deploy
 
-        raise typer.Exit(deploy(port, list(ctx.args)))
+        raise typer.Exit(deploy(port, (["--dry-run"] if dry_run else []) + list(ctx.args)))
 
     @app.command("sim", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
     def sim_cmd(ctx: typer.Context,

@@ -358,3 +358,10 @@ def scores(con, gid):
         d["items"] = json.loads(d["items"] or "[]")
         out.append(d)
     return out
+
+
+def game_times(con, g):
+    """(first, last) time the laptop received the events of game row `g` (the board has no clock)."""
+    r = con.execute("SELECT min(received), max(received) FROM events WHERE board=? AND seq BETWEEN ? AND ?",
+                    (g["board"], g["first_seq"], g["last_seq"])).fetchone()
+    return (r[0], r[1]) if r is not None else (None, None)

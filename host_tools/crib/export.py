@@ -3,6 +3,7 @@ import csv
 import json
 
 from crib import db
+from crib.report import item_parts, item_text
 
 CSV_FIELDS = ("game", "board", "match_no", "game_no", "form", "seq", "deal_no", "side", "name", "kind",
               "points", "front", "cards", "items", "flagged")
@@ -15,7 +16,7 @@ def csv_rows(con):
             row.update({k: r[k] for k in ("seq", "deal_no", "side", "kind", "points", "front", "cards")})
             row["game"] = g["id"]
             row["name"] = g["names"][r["side"]]
-            row["items"] = json.dumps(r["items"]) if r["items"] else ""
+            row["items"] = item_text(r["items"], "; ")  # cards as cards: fifteen 2 (5H JD)
             yield row
 
 
@@ -47,11 +48,17 @@ def as_json(con):
         g = dict(g)
         g["flag"] = g["flag"].split("\n") if g["flag"] else []
         keys = ("seq", "deal_no", "side", "kind", "points", "front", "cards", "items")
-        g["scores"] = [{k: r[k] for k in keys} for r in db.scores(con, g["id"])]
+        g["scores"] = [dict({k: r[k] for k in keys}, items=[_item(it) for it in r["items"]])
+                       for r in db.scores(con, g["id"])]
         g["events"] = [{"seq": s, "event": e} for s, e in db.events(con, g["board"], g["first_seq"])
                        if s <= g["last_seq"]]
         out.append(g)
     return {"schema": db.SCHEMA_VERSION, "games": out}
+
+
+def _item(it):
+    reason, points, cards = item_parts(it)
+    return {"kind": reason, "points": points, "cards": cards} if cards else {"kind": reason, "points": points}
 
 
 def write_json(con, out):

@@ -5,6 +5,7 @@ from crib import db
 from cribbage.cards import format_card, format_cards
 from cribbage.errors import CribError
 from cribbage.game import Match
+from cribbage.play import reasons_for_lay
 
 
 class Game:
@@ -26,6 +27,7 @@ class Game:
         self.deals = 0
         self.flags = []
         self.scores = []  # (seq, deal_no, side, kind, points, front, cards, items)
+        self.deal_info = {}  # deal_no -> (dealer side, starter card or None): the score sheet's heading
 
 
 class _Entry:
@@ -82,6 +84,7 @@ def replay_match(board, match_no, items):
         return [g], None
     stack = []  # events in force: undo pops the last one, as the core does
     flags = {}  # game_no -> reasons
+    deal_info = {}  # game_no -> {deal_no: (dealer side, starter)}
     for seq, ev in items[1:]:
         game_before = m.game_no
         if isinstance(ev, dict) and ev.get("t") == "undo":
@@ -93,6 +96,8 @@ def replay_match(board, match_no, items):
                 flags.setdefault(game_before, []).append("seq %d (undo) refused by the core: %s" % (seq, e))
             continue
         problems = []
+        t = ev.get("t") if isinstance(ev, dict) else None
+        lay_before = _LayBefore(m) if t == "lay" else None
         if not _apply(m, seq, ev, problems):
             flags.setdefault(game_before, []).extend(problems)
             continue
@@ -107,7 +112,17 @@ def replay_match(board, match_no, items):
                     items_json = json.dumps(_plain(m.show_items()))
                 except Exception:  # an itemiser missing or failing loses the detail, not the game
                     items_json = ""
+            elif t == "lay" and lay_before is not None:
+                cards = format_card(ev["c"]) if isinstance(ev.get("c"), int) else ""
+                items_json = json.dumps(lay_before.items(ev, points))
+            elif t == "go":
+                items_json = json.dumps([["go", points]])
+            elif why == "heels":
+                items_json = json.dumps([["his heels", points]])
+                cards = format_card(m.starter) if m.starter is not None else ""
             rows.append((seq, m.deal_no, side, why, points, m.front[side], cards, items_json or "[]"))
+        if m.dealer is not None:
+            deal_info.setdefault(m.game_no, {})[m.deal_no] = (m.dealer_side, m.starter)
         if ev.get("t") == "show" and not m.last_pegs and m.last_show is not None:
             # A zero hand ("nineteen") pegs nothing but is still a hand counted.
             side, kind = m.last_show[0], m.last_show[1]
@@ -116,7 +131,28 @@ def replay_match(board, match_no, items):
     if len(stack) != m.count:
         flags.setdefault(m.game_no, []).append("replay kept %d events but the core holds %d: undo history "
                                                "not understood" % (len(stack), m.count))
-    return _games(board, match_no, seq0, items, stack, flags, m), m
+    games = _games(board, match_no, seq0, items, stack, flags, m)
+    for g in games:
+        g.deal_info = deal_info.get(g.game_no, {})
+    return games, m
+
+
+class _LayBefore:
+    """The count before a lay (the core's play, read before the lay changes it)."""
+
+    def __init__(self, m):
+        play = m.play
+        self.current = list(play.current) if play is not None and not play.over else []
+
+    def items(self, ev, n):
+        try:
+            reasons = [[r, p] for r, p in reasons_for_lay(self.current + [ev["c"]])]
+        except (CribError, KeyError, TypeError, ValueError):
+            reasons = []
+        rest = n - sum(p for _r, p in reasons)
+        if rest > 0:
+            reasons.append(["go" if rest == 1 else "last card", rest])
+        return reasons
 
 
 def _games(board, match_no, seq0, items, stack, flags, m):

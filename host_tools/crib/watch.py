@@ -6,6 +6,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from crib.report import item_text
 from crib.untrusted import plain, shown
 from cribbage.cards import format_card, format_cards
 
@@ -13,14 +14,19 @@ SIDE_STYLES = ("bold red", "bold blue", "bold green")
 TRACK = 60  # characters for a track: two holes a character
 
 
+def cell(hole, target):
+    """The character of hole 1..target on a TRACK-wide track: hole 1 the first, the game hole the last."""
+    hole = max(1, min(target, hole))
+    return (hole - 1) * (TRACK - 1) // max(1, target - 1)
+
+
 def track(front, back, target, style):
     """One side's track as text: back peg o, front peg O, the game hole at the end."""
     cells = ["·"] * TRACK
-    per = max(1, (target + TRACK - 1) // TRACK)
     if back:
-        cells[min(TRACK - 1, (back - 1) // per)] = "o"
+        cells[cell(back, target)] = "o"
     if front:
-        cells[min(TRACK - 1, (front - 1) // per)] = "O"
+        cells[cell(front, target)] = "O"
     t = Text("|")
     t.append("".join(cells), style=style)
     t.append("| %d" % target)
@@ -28,15 +34,7 @@ def track(front, back, target, style):
 
 
 def _items_text(items):
-    if not items:
-        return ""
-    parts = []
-    for it in items:
-        if isinstance(it, (list, tuple)) and len(it) >= 2:
-            parts.append("%s %s" % (it[0], it[-1]))
-        else:
-            parts.append(str(it))
-    return ", ".join(parts)
+    return plain(item_text(items), 400) if items else ""
 
 
 def render(state, hello=None, recent=(), status=""):
@@ -91,7 +89,14 @@ def render(state, hello=None, recent=(), status=""):
 
 
 def describe(ev, names):
-    """A few words for an event pushed by the board (the 'recent' line)."""
+    """A few words for an event pushed by the board (the 'recent' line), as plain text."""
+    try:
+        return plain(_describe(ev, names), 80)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+        return plain(ev, 40)
+
+
+def _describe(ev, names):
     t = ev.get("t")
     def who(k):
         i = ev.get(k)
@@ -112,27 +117,71 @@ def describe(ev, names):
     return str(t)
 
 
-def watch(client, console, seconds=None, clock=time.monotonic):
-    """Subscribe and redraw on every push until Ctrl-C (or `seconds` pass; for tests)."""
-    from rich.live import Live
+def safe_render(state, hello, recent, status=""):
+    """render(), or a line saying the board's state made no sense (a board's words are not trusted)."""
+    try:
+        return render(state, hello, recent, status)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+        return Panel(Text("the board sent a state that makes no sense; waiting for the next one"),
+                     title="cribboard")
 
+
+def _start(client):
+    """Hello, the state, and a subscription with state pushes: (hello, state)."""
     hello = client.hello or client.connect()
     state = client.state()["state"]
     client.subscribe(state=True)
-    names = (state or {}).get("names") or []
-    recent = []
+    return hello, state
+
+
+def watch(client, console, seconds=None, clock=time.monotonic, reopen=None, retry_s=1.0):
+    """Subscribe and redraw on every push until Ctrl-C (or `seconds` pass; for tests).
+
+    When the board goes away (unplugged, reset, the simulator stopped) and `reopen` is given, the
+    view stays up saying so and `reopen()` (a new connected client, or an exception) is tried every
+    `retry_s` seconds, as a scoreboard on a second screen would; without it the LinkError goes up."""
+    from rich.live import Live
+
+    from crib.client import LinkError
+
+    hello, state, names, recent, status = client.hello or {}, None, [], [], ""
+    started = False  # subscribed on the client we hold
     end = None if seconds is None else clock() + seconds
-    with Live(render(state, hello, recent), console=console, auto_refresh=False) as live:
+    with Live(safe_render(state, hello, recent), console=console, auto_refresh=False) as live:
         while end is None or clock() < end:
-            push = client.next_push(timeout=0.5)
+            try:
+                if client is None:
+                    try:
+                        client = reopen()
+                    except Exception:  # not back yet: a port missing, refused, or a board still booting
+                        time.sleep(retry_s)
+                        continue
+                if not started:
+                    hello, state = _start(client)
+                    started, status = True, ""
+                names = (state or {}).get("names") or names
+                push = client.next_push(timeout=0.5)
+            except LinkError as e:
+                if reopen is None:
+                    raise
+                try:
+                    client.close()
+                except Exception:
+                    pass
+                client, started = None, False
+                status = "the board went away (%s): waiting for it to come back" % e
+                live.update(safe_render(state, hello, recent, status), refresh=True)
+                continue
             if push is None:
+                live.update(safe_render(state, hello, recent, status), refresh=True)
                 continue
             if push.get("push") == "event":
                 recent.append(describe(push.get("event") or {}, names))
+                del recent[:-6]
             elif push.get("push") == "state":
                 state = push.get("state")
                 names = (state or {}).get("names") or names
             elif push.get("push") == "pending":
-                recent.append("laptop request %s %s" % (push.get("pid"), push.get("status")))
-            live.update(render(state, hello, recent), refresh=True)
+                recent.append(plain("laptop request %s %s" % (push.get("pid"), push.get("status"))))
+            live.update(safe_render(state, hello, recent, status), refresh=True)
     return state

@@ -107,3 +107,11 @@ def test_end_state_checks():
         "match winner red, expected blue",
         "score 121 95, expected 121 96",
     ], bad
+
+
+def test_the_one_key_is_the_ace():
+    # Typing 1 for a keyed point (A is one) did nothing, without a word.
+    from sim import keys
+
+    assert keys.key_for("1") == "A"
+    assert keys.Keyboard(["red", "blue"]).feed(ord("1")) == ("key", ("A",), 60)

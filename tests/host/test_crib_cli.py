@@ -69,7 +69,7 @@ def test_games_show_stats(history):
     r = runner.invoke(app, ["games", "--db", history["db"]])
     assert r.exit_code == 0 and r.output.count("\n") > N_GAMES
     r = runner.invoke(app, ["show", "1", "--db", history["db"]])
-    assert r.exit_code == 0 and "deal 1" in r.output and " won " in r.output
+    assert r.exit_code == 0 and "Deal 1:" in r.output and " won " in r.output
     r = runner.invoke(app, ["show", "999", "--db", history["db"]])
     assert r.exit_code == 1 and "no game 999" in r.output
     r = runner.invoke(app, ["stats", "--db", history["db"]])
@@ -102,8 +102,14 @@ def test_export_csv_and_json(history):
         data = json.load(f)
     assert data["schema"] == db.SCHEMA_VERSION and len(data["games"]) == N_GAMES
     assert sum(len(g["events"]) for g in data["games"]) >= len(history["events"]) - 40
+    # No format: by the file's extension, else CSV (issue 12); both at once is an error.
     r = runner.invoke(app, ["export", "--db", history["db"]])
-    assert r.exit_code == 1
+    assert r.exit_code == 0 and r.output.startswith("game,board,match_no")
+    r = runner.invoke(app, ["export", "--db", history["db"], "-o", str(history["dir"] / "b.json")])
+    with open(history["dir"] / "b.json") as f:
+        assert r.exit_code == 0 and len(json.load(f)["games"]) == N_GAMES
+    r = runner.invoke(app, ["export", "--csv", "--json", "--db", history["db"]])
+    assert r.exit_code == 1 and "not both" in r.output
 
 
 def test_clear_messages_when_the_board_is_absent_or_the_db_is_foreign(tmp_path):

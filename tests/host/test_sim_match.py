@@ -79,7 +79,9 @@ _runs = {}
 def _match_at(heap, code, tmp_path_factory):
     if (heap, code) not in _runs:
         data = tmp_path_factory.mktemp("sim")
-        _runs[heap, code] = run_sim(data, "--script", SCRIPT, "--fresh", "--heap", heap, "--code", code)
+        _runs[heap, code] = run_sim(
+            data, "--script", SCRIPT, "--fresh", "--qstr", "--heap", heap, "--code", code
+        )
     return _runs[heap, code]
 
 
@@ -96,7 +98,9 @@ def _check_no_interning_after_boot(result):
     assert len(pools) == 2, result.stdout[-3000:]
     assert pools[0] == pools[1], "strings interned after boot (docs/memory.md): %r" % (pools,)
     assert int(pools[0][1]) <= QSTR_BUDGET, "%s interned names after boot, over the pool's edge %d" % (
-        pools[0][1], QSTR_BUDGET)
+        pools[0][1],
+        QSTR_BUDGET,
+    )
 
 
 def _check_heap(result, pico_kb, code):
@@ -126,3 +130,14 @@ def test_three_game_match_in_100k_code_in_rom(tmp_path_factory):
     assert memory_errors(result) == []
     _check_heap(result, 100, "ROM")
     _check_no_interning_after_boot(result)
+
+
+def test_headless_runs_print_no_debug_lines_and_a_missing_script_names_the_file(tmp_path):
+    # Headless runs printed "qstr pool: ..." lines (now only with --qstr); a missing script said
+    # "[Errno 2] ENOENT" without its name.
+    r = run_sim(tmp_path / "d", "--script", os.path.join(ROOT, "sim", "demo.script"), "--fresh")
+    assert r.returncode == 0 and "0 failed" in r.stdout, r.stdout[-2000:] + r.stderr[-2000:]
+    assert "qstr pool" not in r.stdout + r.stderr
+    missing = str(tmp_path / "no-such.script")
+    r = run_sim(tmp_path / "d", "--script", missing)
+    assert r.returncode != 0 and "cannot read the script %s" % missing in r.stdout + r.stderr

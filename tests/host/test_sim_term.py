@@ -77,8 +77,9 @@ class Screen:
 def run_drawn(tmp_path, script_text):
     script = tmp_path / "s.script"
     script.write_text(script_text)
-    cmd = simbuild.command("--script", str(script), "--fast", "--link", "0", "--data", str(tmp_path / "data"),
-                           "--fresh")
+    cmd = simbuild.command(
+        "--script", str(script), "--fast", "--link", "0", "--data", str(tmp_path / "data"), "--fresh"
+    )
     # stdin stays open (a pipe, no keys): the script types; stdout is not a terminal, so the raw
     # mode is skipped but everything is drawn.
     p = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -129,7 +130,7 @@ def test_the_screen_shows_the_led_frame_the_display_and_the_help(tmp_path):
     # The display box holds the display's 16 x 8 text; the help and the side legend are beside it.
     top = s.find("┌ display")
     assert top is not None
-    box = [s.text(top[0] + 1 + r)[top[1]: top[1] + 16] for r in range(8)]
+    box = [s.text(top[0] + 1 + r)[top[1] : top[1] + 16] for r in range(8)]
     assert any("9" in line for line in box), box
     assert s.find("Enter             OK/SCORE") is not None
     assert s.find("quit  Ctrl-C") is not None
@@ -138,3 +139,27 @@ def test_the_screen_shows_the_led_frame_the_display_and_the_help(tmp_path):
     assert s.find(b.name) is not None
     assert s.find(" 30") is not None and s.find("120") is not None
     assert eye(b.colours[1]) != eye(b.colours[0])
+
+
+def test_a_terminal_too_small_for_the_board_is_told_the_size_it_needs():
+    # At 100x24 (the size the README gave) the display was below the screen, at 80x24 the drawing
+    # broke, and nothing said so.
+    import io
+
+    from sim import keys
+
+    b = boardfile.load(os.path.join(ROOT, "hardware", "board.json"))
+    out = io.StringIO()
+    t = term.Term(b, keys.HELP, out=out)
+    rows, cols = t.minimum()
+    t.resize(24, 100)
+    assert "terminal 100x24: the board and its display need %dx%d" % (cols, rows) in out.getvalue()
+    out.truncate(0)
+    t.resize(rows, cols)
+    assert "need" not in out.getvalue()
+    s = Screen()
+    s.feed(out.getvalue())
+    top = s.find("┌ display")
+    assert top is not None and top[0] <= rows and top[1] + 17 <= cols  # the display box on the screen
+    with open(os.path.join(ROOT, "README.md")) as f:
+        assert "%d\ncolumns and %d rows" % (cols, rows) in f.read()  # the README states the true minimum
