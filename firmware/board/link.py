@@ -447,7 +447,7 @@ def pump(port, link, controller, host, now):
         port.write(out)
     p = link.pending
     if p is not None:
-        controller.offer_link(p["event"], p.get("note"), now, link.resolve)  # shown once nothing waits
+        controller.offer_link(p["event"], p.get("note"), now, link.resolve, p["pid"])  # once nothing waits
     else:
-        controller.withdraw_link()  # the laptop cancelled it
+        controller.withdraw_link(now)  # the laptop cancelled it
     return host
