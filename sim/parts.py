@@ -223,11 +223,11 @@ class SocketLink:
         self._accept()
         if self._client is None:
             return None
-        if self._box.waiting:
+        if self._box.size:
             self._flush()
         return self._lines.read_line(self._readinto) if self._client is not None else None
 
-    def _send(self, view):
+    def send(self, view):
         try:
             return self._client.write(view) or 0  # pyright: ignore (None: the socket is full)
         except OSError as e:
@@ -237,7 +237,7 @@ class SocketLink:
 
     def _flush(self):
         try:
-            ok = self._box.flush(self._send, time.ticks_ms(), time.ticks_diff)  # pyright: ignore
+            ok = self._box.flush(self.send, time.ticks_ms(), time.ticks_diff)  # pyright: ignore
         except OSError:
             ok = False  # the host went
         if not ok:
