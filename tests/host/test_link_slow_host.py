@@ -9,7 +9,7 @@ from simmatch import flash_with_match
 
 
 def _open(url, timeout=60):
-    host, port = url[len("socket://"):].split(":")
+    host, port = url[len("socket://") :].split(":")
     sock = socket.create_connection((host, int(port)), timeout=timeout)  # a guard against a hang only
     return sock, sock.makefile("rb")
 
@@ -52,7 +52,8 @@ def test_a_host_that_never_reads_is_dropped_and_the_next_one_answered(tmp_path):
 _WRITER = """
 import socket, sys
 sys.path.insert(0, %(firmware)r)
-from hal import simparts
+sys.path.insert(0, %(root)r)
+from sim import parts as simparts
 log = []
 link = simparts.SocketLink(%(port)d, log.append)
 c = socket.socket()
@@ -70,14 +71,15 @@ print("wrote", n, "session", link.session, "|".join(log))
 
 
 def test_the_sims_socket_link_drops_a_host_that_never_reads():
-    """The sim's SocketLink on MicroPython: a host holds the socket open and reads nothing while the
-    board writes a reply a pass. The old blocking write never returned once the socket's buffers
-    were full (the subprocess hung); now the host is dropped once its replies pile up past 8 KB."""
+    """The sim's SocketLink (sim/parts.py) on MicroPython: a host holds the socket open and reads
+    nothing while the board writes a reply a pass. The old blocking write never returned once the
+    socket's buffers were full (the subprocess hung); now the host is dropped once its replies pile
+    up past 8 KB."""
     import subprocess
 
     from boards import MICROPYTHON, ROOT, free_port
 
-    script = _WRITER % {"firmware": ROOT + "/firmware", "port": free_port()}
+    script = _WRITER % {"firmware": ROOT + "/firmware", "root": ROOT, "port": free_port()}
     out = subprocess.run([MICROPYTHON, "-c", script], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     words = out.stdout.split()
