@@ -9,6 +9,8 @@ for extra in (os.path.join(ROOT, "firmware"), HERE):
     if extra not in sys.path:
         sys.path.insert(0, extra)
 
+import hwgen_circuit  # noqa: E402
+import kicad_sch  # noqa: E402
 from hwgen_assembly import assembly_md  # noqa: E402
 from hwgen_bom import bom_csv  # noqa: E402
 from hwgen_chains import leds_svg, sensors_svg  # noqa: E402
@@ -30,7 +32,7 @@ OUTPUTS = (
 
 
 def generate(board_path, out_dir):
-    """Write every document; returns the paths written."""
+    """Write every document, the circuit model and the schematic; returns the paths written."""
     board = load(board_path)
     os.makedirs(out_dir, exist_ok=True)
     written = []
@@ -39,7 +41,20 @@ def generate(board_path, out_dir):
         with open(path, "w", encoding="utf-8", newline="\n") as f:
             f.write(make(board))
         written.append(path)
+    written += write_circuit(board, os.path.join(out_dir, "kicad"))
     return written
+
+
+def write_circuit(board, kicad_dir):
+    """circuit.json (every part and net, read by the KiCad board builder) and the schematic."""
+    os.makedirs(kicad_dir, exist_ok=True)
+    circuit = hwgen_circuit.build(board)
+    path = os.path.join(kicad_dir, "circuit.json")
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write(hwgen_circuit.to_json(circuit))
+    sch = os.path.join(kicad_dir, "cribboard.kicad_sch")
+    kicad_sch.write(circuit, sch, board.name)
+    return [path, sch]
 
 
 def main(argv=None):

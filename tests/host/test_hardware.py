@@ -161,28 +161,66 @@ def _bom(board):
 
 def test_bom_counts_match_the_definition(board):
     rows, q = _bom(board)
-    assert list(rows[0].keys()) == ["part", "value", "package", "quantity", "example_part_number", "note"]
+    assert list(rows[0].keys()) == [
+        "part",
+        "value",
+        "package",
+        "quantity",
+        "example_part_number",
+        "second_source",
+        "boards",
+        "references",
+        "note",
+    ]
     assert q[("RGB LED", "WS2812B")] == board.led_count
-    assert q[("Shift register", "74HC165 8-bit PISO")] == board.sensor_chips == 48
-    assert q[("Tap switch", "SPST momentary, normally open")] == sensor_holes(board)
-    assert q[("Resistor network", "8 x 10 kohm bussed")] == board.sensor_chips
-    assert q[("Level shifter", "74AHCT125 quad buffer")] == 1
+    assert q[("Shift register", "74HCT165 8-bit PISO")] == board.sensor_chips == 48
+    assert q[("Hall switch", "DRV5032FA omnipolar push-pull 20 Hz")] == sensor_holes(board) == 367
+    assert q[("Buffer", "74AHCT125 quad, 3.3 V -> 5 V")] == 2  # 3 LED chains + clock + latch
     assert q[("Key switch", "tactile 12 x 12 mm with cap")] == 20
-    assert q[("Diode", "1N4148")] == 20
+    assert q[("Diode", "1N4148W")] == 20
     assert q[("Resistor", "5.1 kohm 1 %")] == 2
-    caps = [r for r in rows if r["value"] == "100 nF X7R 16 V"]
-    assert sorted(int(r["quantity"]) for r in caps) == sorted([board.led_count, board.sensor_chips + 1])
-    assert all(r["part"] and r["value"] and r["package"] and r["note"] for r in rows)
+    assert q[("Resistor", "330 ohm 1 %")] == len(board.led_pins)
+    # one 100 nF per LED and per logic IC (48 + 2 buffers + the 74LVC1G125)
+    assert q[("Capacitor", "100 nF X7R 16 V")] == board.led_count + board.sensor_chips + 3
+    assert q[("Magnet", "3 x 2 mm NdFeB N52 disc")] == 2 * board.sides + 2
+    for r in rows:  # a maker can order every line twice over
+        assert r["part"] and r["value"] and r["package"] and r["note"], r
+        assert r["example_part_number"] not in ("", "-") and r["second_source"] not in ("", "-"), r
+        assert r["example_part_number"] != r["second_source"], r
+    # the per-board counts add up to the line's quantity
+    for r in rows:
+        if r["boards"] != "-":
+            assert sum(int(b.split(":")[1]) for b in r["boards"].split()) == int(r["quantity"]), r
 
 
 def test_bom_follows_the_file(board):
-    raw = read(BOARD_JSON)
-    raw["sensors"]["kind"] = "hall"
-    raw["pins"]["led_power"] = None
-    _, q = _bom(load(raw))
-    assert ("Tap switch", "SPST momentary, normally open") not in q
-    assert q[("Hall switch", "micropower omnipolar, push-pull, 3.3 V")] == 367
+    _, q = _bom(load(_drop_records(read(BOARD_JSON))))
+    assert q[("RGB LED", "WS2812B")] == 397 - 12
+    assert q[("Capacitor", "100 nF X7R 16 V")] == 397 - 12 + 48 + 3
+    _, q = _bom(load(_no_switch(read(BOARD_JSON))))
     assert not any(part == "P-MOSFET" for part, _ in q)
+
+
+def _no_switch(raw):
+    raw["pins"]["led_power"] = None
+    return raw
+
+
+def _drop_records(raw):
+    """The board file with 5 game-record holes a side instead of 9 (LEDs renumbered)."""
+    drop = {i for s in raw["leds"]["record"] for i in s[5:]}
+
+    def renum(i):
+        return i - sum(1 for d in drop if d < i)
+
+    leds = raw["leds"]
+    leds["track"] = [[renum(i) for i in s] for s in leds["track"]]
+    leds["start"] = [[renum(i) for i in s] for s in leds["start"]]
+    leds["record"] = [[renum(i) for i in s[:5]] for s in leds["record"]]
+    leds["dealer"] = [renum(i) for i in leds["dealer"]]
+    leds["game"] = renum(leds["game"])
+    leds["chains"] = [c - 4 for c in leds["chains"]]
+    return raw
 
 
 def test_wiring_table_matches_the_definition(board):
@@ -252,7 +290,10 @@ def test_power_budget_follows_changed_figures(board):
 
 def test_generate_writes_every_document(tmp_path):
     written = generate(BOARD_JSON, str(tmp_path))
-    assert [os.path.basename(p) for p in written] == [name for name, _ in OUTPUTS]
+    assert [os.path.basename(p) for p in written] == [name for name, _ in OUTPUTS] + [
+        "circuit.json",
+        "cribboard.kicad_sch",
+    ]
     for p in written:
         assert os.path.getsize(p) > 500
     for name in ("layout.svg", "leds.svg", "sensors.svg"):
