@@ -403,7 +403,7 @@ def place(board, parts):
         if p.kind == "hall":
             hole_x[int(p.ref[1:])] = p.x
     for L, (name, (x0, _, x1, _)) in enumerate(leg_boards(board)):
-        band = lay["legs"][L]["y"] + 2 * lay["lane_pitch"] + 6.5
+        band = lay["legs"][L]["y"] + 2 * lay["lane_pitch"] + 6.2
         chips = sorted((p for p in parts if p.kind == "sr" and p.board == name), key=lambda p: int(p.ref[1:]))
         want = []
         for p in chips:
@@ -411,7 +411,7 @@ def place(board, parts):
             xs = [hole_x[b] for b in range(8 * k, 8 * k + 8) if b in hole_x]
             want.append((sum(xs) / len(xs) + (k // 16 - 1) * 11.5, p))
         want.sort(key=lambda t: t[0])
-        slot, lo, hi = 11.5, x0 + 6.0, x1 - 30.0
+        slot, lo, hi = 14.0, x0 + 9.0, x1 - 30.0
         xs = []
         for w, _ in want:
             xs.append(max(w, xs[-1] + slot if xs else lo))
@@ -419,9 +419,10 @@ def place(board, parts):
             top = hi if i == len(xs) - 1 else xs[i + 1] - slot
             xs[i] = min(xs[i], top)
         for (_, p), x in zip(want, xs, strict=True):
-            p.x, p.y = x, band
+            # turned so SH/LD and CLK (pins 1, 2) face the clock and latch lines at the band's bottom
+            p.x, p.y, p.rot, p.side = x, band, 180.0, "B"  # beside the hall switches' tracks
             cap = by["C%d" % (400 + int(p.ref[1:]))]
-            cap.x, cap.y, cap.rot = x + 4.9, band, 90.0
+            cap.x, cap.y, cap.rot, cap.side = x - 7.4, band, 90.0, "B"  # clear of the pins' vias
         hdr = by["J%d" % (L + 1)]
         hdr.x, hdr.y, hdr.rot = x1 - 13.0, band, 90.0
     _place_controller(board, parts, by)

@@ -7,7 +7,7 @@ import math
 
 CLEAR = 0.2  # copper to copper, mm
 TRACK = 0.2  # signal track width
-POWER_TRACK = 0.5  # fan-outs and the power input
+POWER_TRACK = 1.0  # the power input (VBUS, +5V): the widest track the class keeps room for
 VIA = 0.6  # via pad diameter
 DRILL = 0.3
 EDGE = 0.35  # copper to the board edge
@@ -126,7 +126,7 @@ def _dist_seg(px, py, ax, ay, bx, by):
     return math.hypot(px - qx, py - qy)
 
 
-def search(grid, net, starts, goal, cls=0, via_cost=12, max_nodes=400000):
+def search(grid, net, starts, goal, cls=0, via_cost=12, max_nodes=400000, hcost=None):
     """A* from starts (set of (layer, idx)) to any state where goal(layer, idx) is true.
 
     Returns the path as a list of (layer, idx), start first, or None.
@@ -167,13 +167,13 @@ def search(grid, net, starts, goal, cls=0, via_cost=12, max_nodes=400000):
             return None
         m = maps[L][cls]
         i = idx % nx
-        for nb in (idx - 1 if i else -1, idx + 1 if i + 1 < nx else -1, idx - nx, idx + nx):
+        for k, nb in enumerate((idx - 1 if i else -1, idx + 1 if i + 1 < nx else -1, idx - nx, idx + nx)):
             if nb < 0 or nb >= len(m):
                 continue
             v = m[nb]
             if v != 0 and v != net:
                 continue
-            ng = g + 1
+            ng = g + 1 + (hcost[nb] if hcost is not None and k < 2 else 0)
             t = (L, nb)
             if ng < cost.get(t, 1e18):
                 cost[t] = ng

@@ -4,6 +4,7 @@
 # writes OUTDIR/<board>.kicad_pcb, OUTDIR/<board>-drc.txt (KiCad's DRC report), OUTDIR/drc.json
 # (counts per board), OUTDIR/<board>-pads.json (every pad's net and place, for the tests and pictures).
 import json
+import math
 import os
 import sys
 
@@ -15,6 +16,8 @@ from hwgen_footprints import BODY, FOOTPRINTS  # noqa: E402
 
 PLANES = {"GND": pcbnew.In1_Cu, "+5V_SW": pcbnew.In2_Cu}
 WIDE = {"VBUS": 1.0, "+5V": 0.8}  # the power entry carries up to 3 A
+CELL_PARTS = ("LED_WS2812B_5050", "C_0603", "SOT-23")  # the parts of a hole
+CELL_VIA_X = 99.0  # (a tighter window, 2.6 mm, left the corridors free but routed worse)
 MM = pcbnew.FromMM
 
 
@@ -87,9 +90,10 @@ def add_part(b, part, nets):
             pad.SetNet(nets[net])
         fp.Add(pad)
     bw, bh = BODY[part["footprint"]]
-    for _, x, y, w, h, _ in FOOTPRINTS[part["footprint"]]:  # the courtyard holds the pads too
-        bw = max(bw, 2 * (abs(x) + w / 2))
-        bh = max(bh, 2 * (abs(y) + h / 2))
+    for _, x, y, w, h, drill in FOOTPRINTS[part["footprint"]]:  # an SMD part's courtyard holds its pads
+        if not drill:
+            bw = max(bw, 2 * (abs(x) + w / 2))
+            bh = max(bh, 2 * (abs(y) + h / 2))
     for layer, m in ((pcbnew.F_CrtYd, 0.25), (pcbnew.F_Fab, 0.0)):
         pts = [
             (-bw / 2 - m, -bh / 2 - m),
@@ -111,6 +115,10 @@ def add_part(b, part, nets):
         fp.Flip(_pt(part["x"], part["y"]), False)
     b.Add(fp)
     return fp
+
+
+def _snap_down(v, origin):
+    return origin + math.floor((v - origin) / R.GRID) * R.GRID
 
 
 def pad_box(pad):
@@ -140,6 +148,7 @@ class Router:
         self.grid = R.Grid(rect)
         self.net_id = {}
         self.pads = []
+        self.hcost = None  # extra cost of a sideways step, per cell (set by build for the leg boards)
         self.failed = []
         for fp in b.GetFootprints():
             for pad in fp.Pads():
@@ -169,6 +178,44 @@ class Router:
                                 self.grid.maps[L][c][idx] = -1
                 layers = (layers, pad.GetShape() == pcbnew.PAD_SHAPE_CIRCLE)
                 self.pads.append((pad, name, nid, box, layers))
+        # a pad too narrow to hold a grid point clear of its neighbours (USB-C CC at 0.5 mm pitch)
+        # gets a stub out past its end to the nearest grid point, which the router then uses
+        for i, (pad, name, nid, box, layers) in enumerate(self.pads):
+            w, h = box[2] - box[0], box[3] - box[1]
+            if not name or name in PLANES or pad.GetAttribute() != pcbnew.PAD_ATTRIB_SMD or min(w, h) >= 0.45:
+                continue
+            self.pads[i] = (pad, name, nid, self._stub(pad, name, nid, box), layers)
+
+    def _stub(self, pad, net, nid, box):
+        g = self.grid
+        fp = pad.GetParent().GetPosition()
+        fx, fy = pcbnew.ToMM(fp.x), pcbnew.ToMM(fp.y)
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        L = 0 if pad.IsOnLayer(pcbnew.F_Cu) else 1
+        if box[3] - box[1] > box[2] - box[0]:
+            d = 1 if cy > fy else -1
+            ey = (box[3] if d > 0 else box[1]) + d * 0.5
+            gy = g.y0 + math.ceil((ey - g.y0) / R.GRID) * R.GRID if d > 0 else _snap_down(ey, g.y0)
+            gx = g.x0 + round((cx - g.x0) / R.GRID) * R.GRID
+            segs = [(cx, cy, cx, gy), (cx, gy, gx, gy)]
+        else:
+            d = 1 if cx > fx else -1
+            ex = (box[2] if d > 0 else box[0]) + d * 0.5
+            gx = g.x0 + math.ceil((ex - g.x0) / R.GRID) * R.GRID if d > 0 else _snap_down(ex, g.x0)
+            gy = g.y0 + round((cy - g.y0) / R.GRID) * R.GRID
+            segs = [(cx, cy, gx, cy), (gx, cy, gx, gy)]
+        for x0, y0, x1, y1 in segs:
+            if abs(x0 - x1) < 1e-6 and abs(y0 - y1) < 1e-6:
+                continue
+            t = pcbnew.PCB_TRACK(self.b)
+            t.SetStart(_pt(x0, y0))
+            t.SetEnd(_pt(x1, y1))
+            t.SetWidth(MM(R.TRACK))
+            t.SetLayer(pcbnew.F_Cu if L == 0 else pcbnew.B_Cu)
+            t.SetNet(self.b.FindNet(net))
+            self.b.Add(t)
+            g.add_segment(L, nid, x0, y0, x1, y1, R.TRACK)
+        return (gx - 0.01, gy - 0.01, gx + 0.01, gy + 0.01)
 
     def _nid(self, name):
         if name not in self.net_id:
@@ -215,10 +262,16 @@ class Router:
         g = self.grid
         keep = R.VIA / 2 + 0.15
 
+        fp = pad.GetParent()
+        cx = pcbnew.ToMM(fp.GetPosition().x)
+        cell = fp.GetFPID().GetLibItemName().wx_str() in CELL_PARTS
+
         def goal(L, idx):
             if not g.via_ok(idx, nid):
                 return False
             x, y = g.xy(idx)
+            if cell and abs(x - cx) > CELL_VIA_X:  # keep the gaps between holes for the hall signals
+                return False
             return not (box[0] - keep < x < box[2] + keep and box[1] - keep < y < box[3] + keep)
 
         goal.centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
@@ -263,82 +316,85 @@ class Router:
                 return (L, idx) in target
 
             goal.centre = ((m[3][0] + m[3][2]) / 2, (m[3][1] + m[3][3]) / 2)
-            path = R.search(g, nid, [s for s in tree if g.free(s[0], cls, s[1], nid)], goal, cls=cls)
+            path = R.search(
+                g,
+                nid,
+                [s for s in tree if g.free(s[0], cls, s[1], nid)],
+                goal,
+                cls=cls,
+                hcost=self.hcost if net.startswith("S") else None,
+            )
+            use_cls, use_width = cls, width
+            if not path and cls:  # a power net's branch to a small pin (an IC's VCC): a signal track
+                target0 = set(s for s in self._cells_in(m[3], *m[4]) if g.free(s[0], 0, s[1], nid))
+
+                def goal0(L, idx, target=target0):
+                    return (L, idx) in target
+
+                goal0.centre = goal.centre
+                path = R.search(g, nid, [s for s in tree if g.free(s[0], 0, s[1], nid)], goal0, cls=0)
+                use_cls, use_width, target = 0, R.TRACK, target0
             if not path:
                 self.failed.append((net, m[0].GetParent().GetReference(), m[0].GetNumber()))
                 continue
-            self._commit(net, nid, path, cls, width)
+            self._commit(net, nid, path, use_cls, use_width)
             tree.update(path)
             tree.update(target)
             done.append(m)
 
     def bus(self, net, members, y):
-        """A net along the whole board (clock, latch) on the inner 5 V layer, a via beside each pin:
-        on the outer layers such a net would be a wall between the tracks and the chips."""
+        """Clock and latch: a straight F.Cu line along the bottom of the band of chips, a via beside
+        each chip's pin; the header joins the line by the router. Built first, so nothing else
+        crosses the band's bottom, and nothing needs to: the chips' other pins face up."""
         g = self.grid
         nid = self.net_id[net]
         ys = round((y - g.y0) / R.GRID) * R.GRID + g.y0
-        vias = []
-        for m in members:
-            pad, box = m[0], m[3]
-            if pad.GetAttribute() == pcbnew.PAD_ATTRIB_PTH:
-                vias.append(((box[0] + box[2]) / 2, None))
-                continue
-            cx = (box[0] + box[2]) / 2
-            best = None
-            for k in range(0, 40):
-                for sgn in (-1, 1):
-                    x = round((cx - 5.0 + sgn * k * R.GRID - g.x0) / R.GRID) * R.GRID + g.x0
-                    idx = g.cell(x, ys)
-                    if g.via_ok(idx, nid):
-                        best = x
-                        break
-                if best is not None:
-                    break
-            vias.append((best, m))
-        xs = [x for x, _ in vias if x is not None]
-        if len(xs) < 2:
+        smd = [m for m in members if m[0].GetAttribute() == pcbnew.PAD_ATTRIB_SMD]
+        if len(smd) < 2:
             return
-        # via cells along the line are now taken for every other net
-        for idx in g._rect_cells(min(xs) - 0.6, ys - 0.61, max(xs) + 0.6, ys + 0.61):
-            g.holes[idx] = 1
-        for x, m in vias:
-            if m is None:
+        line = []
+        for m in smd:
+            box = m[3]
+            chip_x = pcbnew.ToMM(m[0].GetParent().GetPosition().x)
+            out = 1 if (box[0] + box[2]) / 2 > chip_x else -1  # away from the chip's body
+            edge = box[2] if out > 0 else box[0]
+            px = round((edge + out * 0.85 - g.x0) / R.GRID) * R.GRID + g.x0
+            for _ in range(20):
+                if g.via_ok(g.cell(px, ys), nid):
+                    break
+                px += out * R.GRID
+            else:
+                self.failed.append((net, m[0].GetParent().GetReference(), m[0].GetNumber()))
                 continue
-            self.add_via(net, nid, x, ys)
-            self.route_net(net, [m], extra=[(0, g.cell(x, ys)), (1, g.cell(x, ys))])
-        netinfo = self.b.FindNet(net)
-        pts = sorted(xs)
+            self.add_via(net, nid, px, ys)
+            line.append(px)
+            self.route_net(net, [m], extra=[(1, g.cell(px, ys))])
+        x0, x1 = min(line), max(line)
         t = pcbnew.PCB_TRACK(self.b)
-        t.SetStart(_pt(pts[0], ys))
-        t.SetEnd(_pt(pts[-1], ys))
+        t.SetStart(_pt(x0, ys))
+        t.SetEnd(_pt(x1, ys))
         t.SetWidth(MM(R.TRACK))
-        t.SetLayer(pcbnew.In2_Cu)
-        t.SetNet(netinfo)
+        t.SetLayer(pcbnew.F_Cu)
+        t.SetNet(self.b.FindNet(net))
         self.b.Add(t)
-        for pad, name, _, box, _ in self.pads:  # header pins: an In2 track from the line to the hole
-            if name == net and pad.GetAttribute() == pcbnew.PAD_ATTRIB_PTH:
-                px, py = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-                t = pcbnew.PCB_TRACK(self.b)
-                t.SetStart(_pt(px, ys))
-                t.SetEnd(_pt(px, py))
-                t.SetWidth(MM(R.TRACK))
-                t.SetLayer(pcbnew.In2_Cu)
-                t.SetNet(netinfo)
-                self.b.Add(t)
+        g.add_segment(0, nid, x0, ys, x1, ys, R.TRACK)
+        rest = [m for m in members if m not in smd]
+        cells = [(0, idx) for idx in g._rect_cells(x0, ys, x1, ys)]
+        if rest:
+            self.route_net(net, rest, extra=cells)
 
     def run(self, buses=None):
         by_net = {}
         for pad, name, nid, box, layers in self.pads:
             if name:
                 by_net.setdefault(name, []).append((pad, name, nid, box, layers))
+        for net, y in (buses or {}).items():
+            if net in by_net:
+                self.bus(net, by_net[net], y)
         for net in PLANES:
             for pad, name, nid, box, layers in by_net.get(net, []):
                 if pad.GetAttribute() == pcbnew.PAD_ATTRIB_SMD:
                     self.fanout(pad, name, nid, box, layers)
-        for net, y in (buses or {}).items():
-            if net in by_net:
-                self.bus(net, by_net[net], y)
         order = []
         for net, members in by_net.items():
             if net in PLANES or len(members) < 2 or net in (buses or {}):
@@ -347,10 +403,13 @@ class Router:
             ys = [(m[3][1] + m[3][3]) / 2 for m in members]
             span = max(xs) - min(xs) + max(ys) - min(ys)
             # the power entry, then the long buses and the chain, then hall signals longest first
-            rank = 0 if net in WIDE else 1 if net in ("SCK5", "LATCH5") else 2 if net.startswith("QH") else 3
-            order.append((rank, span, net, members))
-        order.sort(key=lambda t: t[:3])
-        for _, _, net, members in order:
+            rank = 0 if net in WIDE else 1 if net in ("SCK5", "LATCH5") else 3 if net.startswith("QH") else 2
+            # hall signals: the track nearest the chips first, so each lane's signals take the corridor
+            # columns nearest their own hole and leave the far ones to the lanes above
+            first = 0  # (nearest-to-the-chips first routed worse: 58 left on leg1 against 31)
+            order.append((rank, first, span, net, members))
+        order.sort(key=lambda t: t[:4])
+        for _, _, _, net, members in order:
             self.route_net(net, members)
         return self.failed
 
@@ -379,11 +438,17 @@ def drc(b, path):
     pcbnew.WriteDRCReport(b, path, pcbnew.EDA_UNITS_MILLIMETRES, True)
     with open(path) as f:
         text = f.read()
-    counts = {}
+    counts = {"errors": 0, "warnings": 0}
+    section = None
     for line in text.splitlines():
         if line.startswith("** Found ") and line.endswith("**"):
             words = line.split()
             counts[" ".join(words[3:-1])] = int(words[2])
+            section = " ".join(words[3:-1])
+        elif "Severity: error" in line and section == "DRC violations":
+            counts["errors"] += 1
+        elif "Severity: warning" in line and section == "DRC violations":
+            counts["warnings"] += 1
     return counts, text
 
 
@@ -459,10 +524,16 @@ def build(circuit, name, rect, out):
     add_planes(b, rect)
     router = Router(b, rect)
     buses = {}
+    if name.startswith("leg"):  # hall signals run sideways between the tracks, not in the band of chips
+        g = router.grid
+        band_top = max(p["y"] for p in parts if p["kind"] == "hall") + 2.5
+        router.hcost = bytearray(g.nx * g.ny)
+        for idx in g._rect_cells(rect[0], band_top, rect[2], rect[3]):
+            router.hcost[idx] = 2
     chips = [p for p in parts if p["kind"] == "sr"]
     if chips:  # clock and latch ride the inner 5 V layer along the band of chips
         cy = _snap(chips[0]["y"], rect[1])
-        buses = {"SCK5": cy - 1.625, "LATCH5": cy + 0.325}
+        buses = {"LATCH5": cy + 2.275, "SCK5": cy + 1.625}  # pins 1 and 2 of a chip turned 180
     failed = router.run(buses)
     pcb = os.path.join(out, name + ".kicad_pcb")
     b.Save(pcb)

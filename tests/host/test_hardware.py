@@ -290,10 +290,15 @@ def test_power_budget_follows_changed_figures(board):
 
 def test_generate_writes_every_document(tmp_path):
     written = generate(BOARD_JSON, str(tmp_path))
-    assert [os.path.basename(p) for p in written] == [name for name, _ in OUTPUTS] + [
+    names = [os.path.basename(p) for p in written]
+    assert names[: len(OUTPUTS) + 2] == [name for name, _ in OUTPUTS] + [
         "circuit.json",
         "cribboard.kicad_sch",
     ]
+    # the drilling template on A4 and Letter: 420 x 210 mm of template is 2 x 2 pages of either
+    assert sorted(names[len(OUTPUTS) + 2 :]) == sorted(
+        "%s-%d-%d.svg" % (p, r, c) for p in ("A4", "Letter") for r in (1, 2) for c in (1, 2)
+    )
     for p in written:
         assert os.path.getsize(p) > 500
     for name in ("layout.svg", "leds.svg", "sensors.svg"):
@@ -311,3 +316,24 @@ def test_generate_from_a_rewired_board(tmp_path):
     root = ET.parse(str(tmp_path / "out" / "layout.svg")).getroot()
     first = [c for c in _circles(root, "track") if c.get("data-side") == "0" and c.get("data-index") == "1"]
     assert first[0].get("data-led") == str(b)
+
+
+def test_template_pages_tile_the_layout_with_shared_marks(board):
+    from hwgen_tiles import PAPERS, tiles
+
+    svg = layout_svg(board)
+    for paper, (pw, ph) in PAPERS.items():
+        pages = tiles(svg, paper)
+        marks = {}
+        for name, text in pages:
+            root = ET.fromstring(text.split("\n", 1)[1])
+            assert root.get("width") == "%gmm" % pw and root.get("height") == "%gmm" % ph  # prints at 1:1
+            inner = root.find("s:svg", NS)
+            vb = [float(v) for v in inner.get("viewBox").split()]
+            assert (vb[2], vb[3]) == (float(inner.get("width")), float(inner.get("height")))  # 1 mm is 1 mm
+            for g in inner.iter("{%s}g" % NS["s"]):
+                if g.get("class") == "mark":
+                    marks.setdefault(g.get("data-mark"), []).append(name)
+        assert len(pages) == 4, paper
+        # every alignment mark prints on the two pages of its seam, so they can be laid mark on mark
+        assert marks and all(len(on) >= 2 for on in marks.values()), (paper, marks)

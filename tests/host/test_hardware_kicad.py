@@ -2,6 +2,7 @@
 # the board file and with the order in which the firmware drives the LEDs and reads the sensors.
 import csv
 import io
+import json
 import os
 import sys
 
@@ -130,3 +131,83 @@ def test_bom_counts_match_the_boards(board, circuit):
             name, n = item.split(":")
             counted[name] = counted.get(name, 0) + int(n)
     assert counted == placed
+
+
+# --- the circuit boards, built and checked by KiCad's own pcbnew ------------------------------------
+# KiCad (Debian's kicad, its python3 module pcbnew) builds the boards; missing, these tests fail saying
+# how to install it. The boards are read from out/hardware/kicad when `make hardware` built them from
+# this very circuit and builder (hwgen_kicad.ensure_boards), else built there once (a few minutes).
+
+
+@pytest.fixture(scope="module")
+def boards(board):
+    import hwgen_kicad
+    from generate import write_circuit
+
+    try:
+        hwgen_kicad.kicad_python()
+    except hwgen_kicad.KicadMissing as e:
+        pytest.fail(str(e))
+    kicad_dir = os.path.join(ROOT, "out", "hardware", "kicad")
+    write_circuit(board, kicad_dir)
+    drc = hwgen_kicad.ensure_boards(kicad_dir)
+    geom = {}
+    for name in drc:
+        with open(os.path.join(kicad_dir, name + "-pads.json")) as f:
+            geom[name] = json.load(f)
+    return drc, geom
+
+
+def test_kicad_drc_finds_no_errors(boards):
+    drc, _ = boards
+    assert sorted(drc) == ["ctrl", "leg0", "leg1", "leg2", "leg3"]
+    for name, r in drc.items():
+        assert r["counts"]["errors"] == 0, (name, r["counts"])
+        assert r["counts"]["Footprint errors"] == 0, name
+
+
+def test_kicad_counts_the_same_unrouted_connections_as_the_router(boards):
+    # KiCad's DRC and the build's router agree on what is still unrouted (hardware/README.md lists it)
+    drc, _ = boards
+    for name, r in drc.items():
+        assert r["counts"]["unconnected pads"] >= len(r["router_failed"]) > -1, name
+        assert r["counts"]["unconnected pads"] <= len(r["router_failed"]) + 3, (name, r["counts"])
+
+
+def test_every_led_and_sensor_is_on_a_board_at_its_hole(board, boards):
+    _, geom = boards
+    placed = {}
+    for name, g in geom.items():
+        x0, y0, x1, y1 = g["rect"]
+        for p in g["parts"]:
+            assert x0 < p["x"] < x1 and y0 < p["y"] < y1, (name, p["ref"])
+            placed[p["ref"]] = (name, p["x"], p["y"], p["side"])
+    for led, kind, _, _, x, y, bit in lit_holes(board):
+        name, px, py, side = placed["D%d" % led]
+        assert (round(px, 3), round(py, 3), side) == (round(x, 3), round(y, 3), "F"), (led, kind)
+        if bit is not None:
+            assert placed["H%d" % bit] == (name, px, py, "B"), (bit, kind)
+
+
+def test_board_netlist_is_the_schematic(boards, sch_nets):
+    _, geom = boards
+    on_boards = {}
+    for g in geom.values():
+        for pad in g["pads"]:
+            if pad["net"]:
+                key = (pad["ref"], pad["pin"])
+                assert on_boards.setdefault(key, pad["net"]) == pad["net"], key
+    assert on_boards == sch_nets
+
+
+def test_bom_counts_are_the_parts_on_the_boards(board, circuit, boards):
+    _, geom = boards
+    rows = list(csv.DictReader(io.StringIO(bom_csv(board, circuit))))
+    for name, g in geom.items():
+        counted = sum(
+            int(item.split(":")[1])
+            for r in rows
+            for item in r["boards"].split()
+            if item.startswith(name + ":")
+        )
+        assert counted == len(g["parts"]), name
