@@ -4,6 +4,7 @@
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -104,11 +105,12 @@ def main(argv=None):
         print(e, file=sys.stderr)
         return 2
     fabrication(kicad_dir, os.path.join(out, "fab"), names)
+    shutil.copy(os.path.join(out, "bom.csv"), os.path.join(out, "fab", "bom.csv"))
     pictures(kicad_dir, os.path.join(out, "pictures"), names)
     for name in names:
         c = drc[name]["counts"]
-        print("%s: DRC %d violations, %d unconnected" % (name, c.get("DRC violations", -1),
-                                                          c.get("unconnected pads", -1)))  # fmt: skip
+        print("%s: KiCad DRC %d errors, %d warnings, %d connections unrouted"
+              % (name, c["errors"], c["warnings"], c["unconnected pads"]))  # fmt: skip
     return 0
 
 

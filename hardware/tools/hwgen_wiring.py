@@ -1,4 +1,4 @@
-# Wiring and pinout table (Markdown) from board.json: Pico pins, LED chains, 74HC165 inputs, keys.
+# Wiring and pinout table (Markdown) from board.json: Pico pins, LED chains, 74HCT165 inputs, keys.
 
 # Pico header pin number of each GPIO (Raspberry Pi Pico datasheet, pinout).
 PICO_PIN = {
@@ -29,7 +29,7 @@ PICO_PIN = {
     27: 32,
     28: 34,
 }
-INPUTS = "HGFEDCBA"  # 74HC165 inputs in the order they leave QH after a load (D7 first)
+INPUTS = "HGFEDCBA"  # 74HCT165 inputs in the order they leave QH after a load (D7 first)
 
 
 def hole_name(board, bit):
@@ -89,7 +89,7 @@ def pin_roles(board):
     rows.append(
         (
             p["sensor_latch"],
-            "74HC165 latch",
+            "74HCT165 latch",
             "74AHCT125 (5 V) -> SH/LD (pin 1) of every 74HCT165 (low = load)",
         )
     )
