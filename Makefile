@@ -20,7 +20,7 @@ help:
 	@echo "make bench      speed and memory benchmarks"
 	@echo "make crib-tables  rebuild the discard advice's crib tables (numpy, a few minutes) and compare"
 	@echo "make deploy     compile and copy the firmware to a Pico (mpremote)"
-	@echo "make hardware   generate layout SVG, BOM, wiring and power budget into out/hardware"
+	@echo "make hardware   maker's documents, schematic, circuit boards (KiCad), DRC, fab files: out/hardware"
 
 venv: $(STAMP)
 
@@ -69,7 +69,9 @@ crib-tables: $(STAMP)
 	$(BIN)/python bench/gen_cribtables.py
 	$(BIN)/python bench/compare_cribtables.py
 
-# Maker's documents (layout/drilling SVG, chain orders, wiring, BOM, assembly, power) from hardware/board.json.
+# Maker's documents (layout/drilling SVG and its A4/Letter pages, chain orders, wiring, BOM, assembly,
+# power), the schematic, the circuit boards routed and checked by KiCad's pcbnew (Debian's kicad), their
+# Gerbers, drill, pick-and-place and pictures, all from hardware/board.json.
 hardware: $(TOOLS_STAMP)
 	$(BIN)/python hardware/tools/generate.py --board hardware/board.json --out out/hardware
 

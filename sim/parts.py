@@ -3,7 +3,7 @@
 import select
 import time
 
-from hal.lines import LineBuffer
+from hal.lines import LineBuffer, Outbox
 
 
 class Clock:
@@ -159,7 +159,9 @@ class SocketLink:
 
     read_line() reads the socket only until one line is whole (LineBuffer), so a flooding host waits
     in its own send buffer. `session` changes whenever a host connects or goes (accept, close): the
-    app then ends what the last host asked for (link.disconnect()).
+    app then ends what the last host asked for (link.disconnect()). write() never waits: the client
+    socket is non-blocking and what it does not take waits in an Outbox; a host that lets replies
+    pile up or takes nothing for 2 s is not reading and is dropped (docs/protocol.md).
     """
 
     def __init__(self, port, log):
@@ -174,6 +176,7 @@ class SocketLink:
         self._client = None
         self._poll = select.poll()
         self._lines = LineBuffer()
+        self._box = Outbox()
         self.session = 0
         self.port = port
 
@@ -184,6 +187,7 @@ class SocketLink:
             return
         if self._client is not None:
             self._drop()
+        client.setblocking(False)  # a write blocked on a host that never read froze the board
         self._client = client
         self._poll.register(client, select.POLLIN)
         self._lines.reset()
@@ -197,6 +201,7 @@ class SocketLink:
         self._poll.unregister(client)
         client.close()
         self._client = None
+        self._box.clear()
         self.session += 1
         self._log("link: laptop gone")
 
@@ -218,15 +223,35 @@ class SocketLink:
         self._accept()
         if self._client is None:
             return None
-        return self._lines.read_line(self._readinto)
+        if self._box.size:
+            self._flush()
+        return self._lines.read_line(self._readinto) if self._client is not None else None
+
+    def send(self, view):
+        try:
+            return self._client.write(view) or 0  # pyright: ignore (None: the socket is full)
+        except OSError as e:
+            if e.args and e.args[0] == 11:  # EAGAIN: full
+                return 0
+            raise
+
+    def _flush(self):
+        try:
+            ok = self._box.flush(self.send, time.ticks_ms(), time.ticks_diff)  # pyright: ignore
+        except OSError:
+            ok = False  # the host went
+        if not ok:
+            self._log("link: laptop not reading: dropped")
+            self._drop()
 
     def write(self, data):
         if self._client is None:
             return
-        try:
-            self._client.write(data)
-        except OSError:
+        if not self._box.put(data):
+            self._log("link: laptop not reading: dropped")
             self._drop()
+            return
+        self._flush()
 
 
 UID_FILE = "/board_uid"

@@ -11,6 +11,15 @@ from board.ticks import diff
 from cribbage.cards import RANKS, SUITS, pip
 from cribbage.errors import CribError
 
+try:
+    from micropython import const
+except ImportError:  # CPython: const(x) is just x
+    const = int  # type: ignore
+
+# OK and UNDO are not taken this long after a laptop's proposal appears, is replaced or withdrawn:
+# a press meant for the one the player was reading must not answer another (issue 9, item 6).
+_LINK_READ_MS = const(1500)  # tests/both/test_board_link.py READ_MS says the same
+
 
 class Controller:
     """What a key press, a tap or a sensor fault means now, and what it does.
@@ -57,6 +66,7 @@ class Controller:
         self._long_used = 0  # keys whose long press acted: their release does nothing
         self.skip = None  # (game_no, deal_no) in which the players went on to the show by hand
         self.changes = 0  # bumps whenever something shown may have changed
+        self._link_t = None  # when a laptop's proposal last appeared, changed or went (_LINK_READ_MS)
 
     # ---- edges ------------------------------------------------------------------------------
 
@@ -152,6 +162,9 @@ class Controller:
     # ---- keys -------------------------------------------------------------------------------
 
     def _press(self, name, now):
+        t = self._link_t
+        if name == "OK" and t is not None and diff(now, t) < _LINK_READ_MS:
+            return  # maybe meant for a proposal the laptop has just replaced or withdrawn
         if self.menu >= 0:
             if name == "OK":
                 self.settings.cycle(MENU[self.menu][0], now)
@@ -177,6 +190,9 @@ class Controller:
             self.menu = (self.menu + 1) % len(MENU) if name == "MENU" else -1
             return
         p = self.pending
+        t = self._link_t
+        if name == "UNDO" and t is not None and diff(now, t) < _LINK_READ_MS:
+            return
         if p is not None:
             if name == "UNDO":
                 self._cancel()
@@ -430,21 +446,33 @@ class Controller:
         if p is not None:
             self.pending = p
 
-    def offer_link(self, ev, note, now, answer):
-        """The laptop proposed ev (link `propose`): shown once nothing else waits; OK applies it, UNDO
-        refuses; answer(applied, error) hears which. -> True when it is shown now."""
-        if self.pending is not None:
+    def offer_link(self, ev, note, now, answer, pid=0):
+        """The laptop proposed ev (link `propose`, request `pid`): shown once nothing else waits, in the
+        board's own words ("P2 +29 to 55?"), the laptop's note only beside them; OK applies it, UNDO
+        refuses; answer(applied, error, pid) hears which. One the laptop has replaced (another pid)
+        is replaced on the display. -> True when it is shown now."""
+        p = self.pending
+        if p is not None and (p.kind != P_LINK or p.pid == pid):
             return False
-        p = Pending(P_LINK, ev, note or "Laptop: %s?" % ev.get("t"), now=now)
+        m = self.book.match
+        if ev.get("t") == "undo":
+            words = "undo " + display.describe(m, self.book.last()) + "?"
+        else:
+            words = display.ask(m, ev)
+        p = Pending(P_LINK, ev, words, now=now)
         p.answer = answer
+        p.aside = note or None
+        p.pid = pid
         self.pending = p
+        self._link_t = now
         self.changes += 1
         return True
 
-    def withdraw_link(self):
+    def withdraw_link(self, now=None):
         """The laptop cancelled its proposal: it stops waiting for OK (nothing to answer)."""
         if self.pending is not None and self.pending.kind == P_LINK:
             self.pending = None
+            self._link_t = now
             self.changes += 1
 
     def _confirm(self, now):
@@ -466,7 +494,7 @@ class Controller:
             return
         done = self.commit(p.ev)
         if p.answer is not None:
-            p.answer(done is not None, self.message[0] if done is None else None)
+            p.answer(done is not None, self.message[0] if done is None else None, p.pid)
         if done is not None and done.get("t") != "undo":
             self._offer_muggins(now)
 
@@ -474,7 +502,7 @@ class Controller:
         p = self.pending
         self.pending = None
         if p is not None and p.answer is not None:
-            p.answer(False, "refused on the board")
+            p.answer(False, "refused on the board", p.pid)
 
     def commit(self, ev, keep=False):
         """Commit ev (board/commit.py); a refusal goes on the display and changes nothing."""

@@ -67,7 +67,7 @@ GUARD_CHOICES = ("new match", "reset board")
 class Pending:
     """ev: the event OK commits (None for the guard); note: its words on the display; side/hole: the
     blinking hole of a peg; t0: when it was proposed (auto-OK, the blink's phase); choice: the guard's
-    choice or muggins' points; answer(applied, error): told the outcome of a laptop's proposal."""
+    choice or muggins' points; answer(applied, error, pid): told the outcome of a laptop's proposal."""
 
     def __init__(self, kind, ev, note, side=-1, hole=0, now=0):
         self.kind = kind
@@ -78,6 +78,8 @@ class Pending:
         self.t0 = now
         self.choice = 0
         self.answer = None
+        self.aside = None  # a laptop's proposal: the laptop's own note, shown beside the board's words
+        self.pid = 0  # a laptop's proposal: its request number on the link (answer names it)
 
 
 # ---- the proposals, made from the match (pure: the controller decides when) ---------------------

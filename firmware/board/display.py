@@ -109,6 +109,8 @@ def rows(match, settings, shown):
     elif shown[_PROPOSAL] is not None:
         p = shown[_PROPOSAL]
         body = wrap(p.note, COLS, 5)
+        if p.aside:  # a laptop's note: beside the board's own words, never instead of them
+            body += wrap("(" + p.aside + ")", COLS, 3)
         if p.kind == P_PEG:
             to = match.front[p.side] + p.ev["n"]
             body.append("game!" if to >= match.target else "to hole %d" % to)
@@ -186,21 +188,33 @@ def prompt(match, ctx):
     return "OK = new match"
 
 
+def ask(match, ev):
+    """A laptop's proposed event as the board words it, with where the score would go: "P2 +29 to 55?"."""
+    if ev.get("t") in ("peg", "fix"):
+        to = match.front[ev["s"]] + ev["n"]
+        return "%s %s?" % (describe(match, ev), "game" if to >= match.target else "to %d" % max(to, 0))
+    return describe(match, ev) + "?"
+
+
 def describe(match, ev):
-    """A few words for an event, for the undo prompt."""
+    """A few words for an event, for the undo prompt and a laptop's proposal."""
     if ev is None:
         return "?"
     t = ev.get("t")
     names = match.names
-    if t == "peg":
-        return "%s +%d" % (names[ev["s"]], ev["n"])
+    if t == "peg" or t == "fix":
+        n = ev["n"]
+        return "%s %s%d" % (names[ev["s"]], "+" if n >= 0 else "", n)
     if t == "show":
         return "%s %s %d" % (names[ev["s"]], ev["k"], ev.get("n", 0))
     if t in ("lay", "starter"):
         return "%s %s" % ("lay" if t == "lay" else t, format_card(ev["c"]))
     if t == "muggins":
-        return "%s muggins" % names[ev["s"]]
-    return {"deal": "next deal", "game": "next game"}.get(t, t)
+        return "%s muggins %d" % (names[ev["s"]], ev.get("n", 0))
+    if t == "go" or t == "dealer":
+        who = names[match.side_of(ev["p"])]
+        return "%s go" % who if t == "go" else "dealer %s" % who
+    return {"deal": "next deal", "game": "next game", "end": "end match"}.get(t, t)
 
 
 def play_lines(match, player, card, count):

@@ -6,14 +6,19 @@
 # int), so the link can afford it on every request line (docs/protocol.md, "Lines").
 
 
-DEEP = 16  # the most objects and arrays open at once (a request needs 4, the board file 5)
+try:
+    from micropython import const
+except ImportError:  # CPython: const(x) is just x
+    const = int  # type: ignore
+
+_DEEP = const(16)  # the most objects and arrays open at once (a request needs 4, the board file 5)
 
 
 def error(data):
     """Why `data` (bytes-like) is not one strict JSON object, or None. Strings may hold UTF-8 but
     no \\u escape of a surrogate (MicroPython would keep half a character: not UTF-8)."""
     n = len(data)
-    i = _space(data, 0, n)
+    i = _run(data, b" \t\r\n", 0, n)
     if i >= n or data[i] != 123:
         return "not a JSON object"
     # The open containers as the bits of one int below a leading 1: bit 0 is the innermost, 1 for
@@ -22,7 +27,7 @@ def error(data):
     want = 1  # 1: a key or "}"; 2: a key; 3: a value; 4: a value or "]"; 5: "," or the closer
     i += 1
     while True:
-        i = _space(data, i, n)
+        i = _run(data, b" \t\r\n", i, n)
         if i >= n:
             return "cut short"
         c = data[i]
@@ -33,23 +38,23 @@ def error(data):
             elif c == (93 if nest & 1 else 125):
                 nest >>= 1
                 want = 5
-                if nest == 1:
-                    return None if _space(data, i, n) == n else "more after the object at byte %d" % i
+                if nest == 1:  # the top object closed: only spaces may follow
+                    return None if _run(data, b" \t\r\n", i, n) == n else "more after it at byte %d" % i
             else:
                 return "',' or a closing bracket expected at byte %d" % (i - 1)
         elif want < 3:
             i = _string(data, i, n) if c == 34 else -1
             if i < 0:
                 return "a string key expected"
-            i = _space(data, i, n)
+            i = _run(data, b" \t\r\n", i, n)
             if i >= n or data[i] != 58:
                 return "':' expected at byte %d" % i
             i += 1
             want = 3
         elif c == 123 or c == 91:
             nest = nest << 1 | (c == 91)
-            if nest >> DEEP >> 1:
-                return "nested deeper than %d" % DEEP
+            if nest >> _DEEP >> 1:
+                return "nested deeper than %d" % _DEEP
             want = 4 if c == 91 else 1
         else:
             i = _scalar(data, i - 1, n, c)
@@ -58,8 +63,9 @@ def error(data):
             want = 5
 
 
-def _space(data, i, n):
-    while i < n and data[i] in b" \t\r\n":
+def _run(data, chars, i, n):
+    """The index after the bytes from `chars` (spaces, digits) that start at i."""
+    while i < n and data[i] in chars:
         i += 1
     return i
 
@@ -155,11 +161,11 @@ def _number(data, i, n):
     if i < n and data[i] == 48:
         i += 1
     elif i < n and 49 <= data[i] <= 57:
-        i = _digits(data, i, n)
+        i = _run(data, b"0123456789", i, n)
     else:
         return -1
     if i < n and data[i] == 46:
-        j = _digits(data, i + 1, n)
+        j = _run(data, b"0123456789", i + 1, n)
         if j == i + 1:
             return -1
         i = j
@@ -167,14 +173,8 @@ def _number(data, i, n):
         i += 1
         if i < n and data[i] in b"+-":
             i += 1
-        j = _digits(data, i, n)
+        j = _run(data, b"0123456789", i, n)
         if j == i:
             return -1
         i = j
-    return i
-
-
-def _digits(data, i, n):
-    while i < n and 48 <= data[i] <= 57:
-        i += 1
     return i

@@ -331,14 +331,16 @@ class Link:
 
     # -- the board app's side -------------------------------------------------------------------
 
-    def resolve(self, applied, error=None):
+    def resolve(self, applied, error=None, pid=None):
         """The board app's verdict on `pending`: applied after OK, or refused (UNDO / the core said no).
 
         The laptop hears it as {"push":"pending",...}; an applied event also arrives as a normal
-        event push because the app journals it like any other.
+        event push because the app journals it like any other. `pid`: the proposal the player
+        answered; a verdict on one the laptop has since cancelled (and maybe replaced) is dropped,
+        never passed on to the one waiting now.
         """
         p = self.pending
-        if p is None:
+        if p is None or (pid is not None and p["pid"] != pid):
             return
         self.pending = None
         msg = {"push": "pending", "pid": p["pid"], "status": "applied" if applied else "refused"}
@@ -473,7 +475,7 @@ def pump(port, link, controller, host, now):
         port.write(out)
     p = link.pending
     if p is not None:
-        controller.offer_link(p["event"], p.get("note"), now, link.resolve)  # shown once nothing waits
+        controller.offer_link(p["event"], p.get("note"), now, link.resolve, p["pid"])  # once nothing waits
     else:
-        controller.withdraw_link()  # the laptop cancelled it
+        controller.withdraw_link(now)  # the laptop cancelled it
     return host

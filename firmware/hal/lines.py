@@ -4,8 +4,13 @@
 # floods the port fills its own send buffer, not the board's heap (docs/protocol.md, back-pressure).
 # A line over the limit is discarded up to its newline and handed on once, cut to limit + 1 bytes,
 # so the link answers it with one too-long error.
+try:
+    from micropython import const
+except ImportError:  # CPython: const(x) is just x
+    const = int  # type: ignore
 
 MAX_LINE = 1024  # docs/protocol.md: the most bytes of a request line, without its newline
+_STALL_MS = const(2000)  # a host that takes no byte for this long while some wait is not reading
 
 
 class LineBuffer:
@@ -121,49 +126,48 @@ class Outbox:
 
     flush(send, now, diff): send(view) -> the bytes the stream took now, without blocking (0 when it
     is full). A host that lets more than `limit` bytes pile up (one line of any size is always
-    taken into an empty box) or takes nothing for `stall_ms` while bytes wait is not reading: put()
+    taken into an empty box) or takes nothing for STALL_MS while bytes wait is not reading: put()
     or flush() then return False and the HAL drops that host (docs/protocol.md, "A host that does
     not read"). The lines are the reply objects themselves, kept until sent: no copy.
     """
 
-    def __init__(self, limit=8192, stall_ms=2000):
+    def __init__(self, limit=8192):
         self.limit = limit
-        self.stall_ms = stall_ms
         self._lines = []
-        self._sent = 0  # bytes of the first line already sent
-        self.waiting = 0  # bytes not sent yet
+        self._n = 0  # bytes of the first line already sent
+        self.size = 0  # bytes waiting to be sent
         self._since = None  # when the stream last took nothing while bytes waited
 
     def clear(self):
         """Forget what waits (the host was dropped, or another came)."""
         self._lines = []
-        self._sent = 0
-        self.waiting = 0
+        self._n = 0
+        self.size = 0
         self._since = None
 
     def put(self, data):
         """Queue one line; False when the host has let too much pile up: drop it."""
-        if self.waiting and self.waiting + len(data) > self.limit:
+        if self.size and self.size + len(data) > self.limit:
             return False
         self._lines.append(data)
-        self.waiting += len(data)
+        self.size += len(data)
         return True
 
     def flush(self, send, now, diff):
-        """Send what the stream takes now; False when it has taken nothing for stall_ms: drop it."""
+        """Send what the stream takes now; False when it has taken nothing for STALL_MS: drop it."""
         lines = self._lines
         while lines:
             line = lines[0]
-            n = send(memoryview(line)[self._sent :])
+            n = send(memoryview(line)[self._n :])
             if not n:
                 if self._since is None:
                     self._since = now
-                return diff(now, self._since) < self.stall_ms
+                return diff(now, self._since) < _STALL_MS
             self._since = None
-            self.waiting -= n
-            self._sent += n
-            if self._sent >= len(line):
+            self.size -= n
+            self._n += n
+            if self._n >= len(line):
                 lines.pop(0)
-                self._sent = 0
+                self._n = 0
         self._since = None
         return True

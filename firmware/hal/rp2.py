@@ -168,7 +168,7 @@ class UsbLink:
                 if self._dtr_was is not None:
                     self._new_host()
                 self._dtr_was = dtr
-        if self._box.waiting:
+        if self._box.size:
             self._flush()
         line = self._lines.read_line(self._readinto)
         if line is not None and (not line or line[0] in _BLANK) and not line.strip():
@@ -181,7 +181,7 @@ class UsbLink:
         self._small = False
         self._muted = False
 
-    def _send(self, view):
+    def send(self, view):
         if not self._room():
             return 0
         want = 1 if self._small else min(len(view), _USB_PACKET)
@@ -193,9 +193,9 @@ class UsbLink:
         return n
 
     def _flush(self):
-        if not self._box.flush(self._send, time.ticks_ms(), time.ticks_diff):  # pyright: ignore
+        if not self._box.flush(self.send, time.ticks_ms(), time.ticks_diff):  # pyright: ignore
             self._drop()
-        elif not self._box.waiting:
+        elif not self._box.size:
             self._small = False
 
     def _drop(self):

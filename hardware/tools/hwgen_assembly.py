@@ -51,10 +51,16 @@ def assembly_md(board):
         "4. Paint or engrave the skunk lines (red on the template) before holes 91 and 61, and 31 for "
         "61-point games.",
         "",
-        "## 2. LEDs (%d x %s)" % (board.led_count, board.led_type),
+        "## 2. Circuit boards",
         "",
-        "1. Place one LED centred under every hole, facing up, with a 100 nF capacitor at each.",
-        "2. Chain them in the order of `leds.svg`: DOUT of each to DIN of the next, following the arrows. "
+        "Order the five boards of `fab/` (Gerbers, drill files, pick-and-place, `bom.csv`): four leg boards "
+        "(`leg0`..`leg3`) and the controller (`ctrl`). Their pictures are in `pictures/`. Every LED, its "
+        "100 nF capacitor and the hole's hall switch sit at the hole's place in `board.json`: the LED and "
+        "capacitor on the front, the hall switch right under the LED on the back.",
+        "",
+        "## 3. LEDs (%d x %s)" % (board.led_count, board.led_type),
+        "",
+        "1. The LEDs are chained on the boards in the order of `leds.svg` (DOUT of each to DIN of the next). "
         "There are %d chains: %s."
         % (
             len(board.led_chains),
@@ -63,61 +69,55 @@ def assembly_md(board):
                 for c in range(len(board.led_chains))
             ),
         ),
-        "3. Each chain's data comes from a 74AHCT125 output (powered at 5 V) through 330 ohm; the "
-        "Pico's GPIO "
-        "goes to the buffer input. Tie the buffer's OE pins to GND.",
-        "4. Run 5 V and GND to both ends of every chain, with a 1000 uF capacitor at each chain's start.",
-        "5. Before closing up, load the firmware with the LED rail powered and check each chain "
-        "lights in order "
+        "2. Each chain's data comes from a 74AHCT125 output (powered at 5 V) through 330 ohm on the "
+        "controller; "
+        "the ribbon cables carry it from leg to leg, and the 5 V rail and ground to every leg board.",
+        "3. Before closing up, load the firmware with the rail powered and check each chain lights in order "
         "(a chain that stops part-way has a bad joint at the first dark LED).",
         "",
-        "## 3. Hole sensors (%d x 74HC165, %d %s sensors)" % (board.sensor_chips, holes, board.sensor_kind),
+        "## 4. Hole sensors (%d x 74HCT165, %d hall switches, magnets in the pegs)"
+        % (board.sensor_chips, holes),
         "",
-    ]
-    if board.sensor_kind == "tap":
-        out.append(
-            "1. Fit one tap switch under each peg hole (%d: track, start and game holes), between the input "
-            "and GND; each 74HC165 gets a 10 kohm network pulling its 8 inputs to 3V3 (a tap reads 0). "
-            "Game-record holes and dealer LEDs have no sensor." % holes
-        )
-    else:
-        out.append(
-            "1. Fit one hall switch beside each peg hole's LED (%d), output to the 74HC165 input, supply "
-            "3V3; a magnet reads 0. Game-record holes and dealer LEDs have no sensor." % holes
-        )
-    out += [
-        "2. Wire the chips in the order of `sensors.svg` and the table in `wiring.md` (U0 nearest the "
-        "Pico)." + _chips_per_side(board),
-        "3. Tie the spare inputs of `sensors.fixed` (%s): the firmware checks them to tell a broken or "
-        "unplugged chain from an empty board."
-        % ", ".join("bit %d to %s" % (b, "3V3" if v else "GND") for b, v in board.sensor_fixed),
-        "4. Power the chain from the Pico's 3V3 so nothing above 3.3 V reaches a GPIO.",
+        "1. One DRV5032FA hall switch under each peg hole (%d: track, start and game holes), on the back "
+        "of the "
+        "leg boards; its output goes low while a peg's magnet is over the hole. Game-record holes and dealer "
+        "LEDs have no sensor." % holes,
+        "2. Glue a 3 x 2 mm disc magnet flush in the tip of every peg (either pole down: the switch is "
+        "omnipolar). Tap a hole by setting the peg in it and lifting it: the switch samples at 20 Hz.",
+        "3. The chips are chained in the order of `sensors.svg` and the table in `wiring.md` (U0's QH to the "
+        "Pico through the 74LVC1G125)." + _chips_per_side(board),
+        "4. The spare inputs of `sensors.fixed` (%s) are tied on the boards: the firmware checks them to "
+        "tell "
+        "a broken or unplugged chain from an empty board."
+        % ", ".join("bit %d to %s" % (b, "+5V" if v else "GND") for b, v in board.sensor_fixed),
         "",
-        "## 4. Keypad and display",
+        "## 5. Keypad and display",
         "",
-        "1. Mount the %d key switches in the %d x %d matrix of `wiring.md`, a 1N4148 at each "
-        "(cathode to the row)."
+        "1. Solder the %d key switches on the controller (the %d x %d matrix of `wiring.md`); the 1N4148W "
+        "under each key is on the back (cathode to the row)."
         % (len([k for k in board.key_names if k]), len(board.key_rows), len(board.key_cols)),
-        "2. Mount the SSD1306 module behind the window (its outline is dashed on the template); SDA GP%d, "
+        "2. Plug the SSD1306 module (pins GND VCC SCL SDA) into the socket J101 behind the window; SDA GP%d, "
         "SCL GP%d, 3V3, GND." % (board.display["sda"], board.display["scl"]),
         "",
-        "## 5. Power",
+        "## 6. Power",
         "",
-        "1. USB-C receptacle: VBUS through the PTC fuse to the 5 V rail; 5.1 kohm from CC1 and from "
-        "CC2 to GND.",
+        "1. USB-C receptacle: VBUS through the 4 A fuse to the 5 V rail (a TVS diode across it); 5.1 kohm "
+        "from CC1 and from CC2 to GND.",
         "2. 5 V rail -> P-MOSFET (source) -> LED rail (drain) if you fit the switched rail; gate "
         "pulled up to 5 V by "
         "10 kohm and pulled low by a 2N7002 from GP%s." % board.led_power_pin,
-        "3. 5 V rail -> Schottky diode -> Pico VSYS (pin 39). All grounds common.",
+        "3. 5 V rail -> Schottky diode -> Pico VSYS (pin 39). All grounds common. The switched rail feeds "
+        "the LEDs, hall switches and 74HCT165s, with 1000 uF on it at the controller.",
         "4. Read `power.md`: use a 5 V 3 A USB-C supply.",
         "",
-        "## 6. First start",
+        "## 7. First start",
         "",
         "1. Copy the firmware and `board.json` with `make deploy`.",
         "2. At start the firmware checks the board file; a mistake (a pin used twice, an LED index "
         "used twice, "
         "a hole with no LED or sensor) is shown on the display and the console with the field named.",
-        "3. Tap every hole once and watch it light: a hole that lights another hole has its sensor or LED "
+        "3. Tap every hole once with a peg and watch it light: a hole that lights another hole has its "
+        "sensor or LED "
         "index swapped in `board.json`; fix the file, not the wiring, if that is easier.",
         "",
     ]

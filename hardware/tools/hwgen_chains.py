@@ -136,7 +136,7 @@ def leds_svg(board):
 
 
 def sensors_svg(board):
-    """Sensor chain order: bit order of the 74HC165 chain, drawn from the far end to the Pico."""
+    """Sensor chain order: bit order of the 74HCT165 chain, drawn from the far end to the Pico."""
     at_bit = {}
     for kind, s, i, x, y, _led in holes(board):
         bit = sensor_of(board, kind, s, i)
@@ -144,7 +144,7 @@ def sensors_svg(board):
             at_bit[bit] = (x, y)
     bits = sorted(at_bit)
     chains = []
-    # one path per chip, alternating tones, so the eight holes of each 74HC165 read as a group
+    # one path per chip, alternating tones, so the eight holes of each 74HCT165 read as a group
     for chip in range(board.sensor_chips):
         pts = [at_bit[b] for b in bits if b // 8 == chip]
         if not pts:
@@ -154,7 +154,7 @@ def sensors_svg(board):
         chains.append(("U%d" % chip, colour, pts, ""))
     fixed = ", ".join("%d=%s" % (b, "3V3" if v else "GND") for b, v in board.sensor_fixed)
     notes = [
-        "Numbers: sensor bit; Uk:8k marks the first input (H) of 74HC165 number k from the Pico; "
+        "Numbers: sensor bit; Uk:8k marks the first input (H) of 74HCT165 number k from the Pico; "
         "bits 8k..8k+7 = inputs H..A.",
         "Bit b is byte b//8 of the SPI read, mask 0x80>>(b%%8). U0's QH -> MISO GP%d; U(k+1) QH -> SER of Uk."
         % board.pins["sensor_miso"],
@@ -169,4 +169,4 @@ def sensors_svg(board):
             return None
         return "U%d:%d" % (bit // 8, bit) if bit % 8 == 0 else bit
 
-    return _chain_drawing(board, "%s: sensor chain order (74HC165)" % board.name, chains, label, notes)
+    return _chain_drawing(board, "%s: sensor chain order (74HCT165)" % board.name, chains, label, notes)

@@ -1,4 +1,4 @@
-# Wiring and pinout table (Markdown) from board.json: Pico pins, LED chains, 74HC165 inputs, keys.
+# Wiring and pinout table (Markdown) from board.json: Pico pins, LED chains, 74HCT165 inputs, keys.
 
 # Pico header pin number of each GPIO (Raspberry Pi Pico datasheet, pinout).
 PICO_PIN = {
@@ -29,7 +29,7 @@ PICO_PIN = {
     27: 32,
     28: 34,
 }
-INPUTS = "HGFEDCBA"  # 74HC165 inputs in the order they leave QH after a load (D7 first)
+INPUTS = "HGFEDCBA"  # 74HCT165 inputs in the order they leave QH after a load (D7 first)
 
 
 def hole_name(board, bit):
@@ -44,8 +44,8 @@ def hole_name(board, bit):
         return "game hole"
     for b, level in board.sensor_fixed:
         if b == bit:
-            return "tied to %s" % ("3V3" if level else "GND")
-    return "spare (pulled up)"
+            return "tied to %s" % ("+5V" if level else "GND")
+    return "spare (tied to +5V)"
 
 
 def pin_roles(board):
@@ -69,8 +69,16 @@ def pin_roles(board):
                 "gate of 2N7002 (100 ohm), which pulls the P-MOSFET gate low",
             )
         )
-    rows.append((p["sensor_sck"], "SPI%d SCK" % board.sensor_spi, "CLK (pin 2) of every 74HC165"))
-    rows.append((p["sensor_miso"], "SPI%d MISO (RX)" % board.sensor_spi, "QH (pin 9) of 74HC165 U0"))
+    rows.append(
+        (p["sensor_sck"], "SPI%d SCK" % board.sensor_spi, "74AHCT125 (5 V) -> CLK (pin 2) of every 74HCT165")
+    )
+    rows.append(
+        (
+            p["sensor_miso"],
+            "SPI%d MISO (RX)" % board.sensor_spi,
+            "QH (pin 9) of 74HCT165 U0 through a 74LVC1G125 at 3.3 V (5 V -> 3.3 V)",
+        )
+    )
     rows.append(
         (
             p["sensor_mosi"],
@@ -78,7 +86,13 @@ def pin_roles(board):
             "not connected; reserved because the SPI peripheral claims it",
         )
     )
-    rows.append((p["sensor_latch"], "74HC165 latch", "SH/LD (pin 1) of every 74HC165 (low = load)"))
+    rows.append(
+        (
+            p["sensor_latch"],
+            "74HCT165 latch",
+            "74AHCT125 (5 V) -> SH/LD (pin 1) of every 74HCT165 (low = load)",
+        )
+    )
     for r, gp in enumerate(board.key_rows):
         rows.append((gp, "key row %d (output, driven low to scan)" % r, "diode cathodes side of row %d" % r))
     for c, gp in enumerate(board.key_cols):
@@ -106,7 +120,9 @@ def wiring_md(board):
     out += [
         "",
         "Power: VSYS (pin 39) from the 5 V rail through a Schottky diode; GND (pins 3, 8, 13, 18, 23, 28, "
-        "33, 38) to the common ground; 3V3 OUT (pin 36) feeds the 74HC165 chain and the display.",
+        "33, 38) to the common ground; 3V3 OUT (pin 36) feeds the display, the keypad pull-ups and the "
+        "74LVC1G125 on MISO. "
+        "The hall switches and the 74HCT165 chain run from the switched 5 V rail (see hardware/README.md).",
         "",
         "## LED chains (%s, %d LEDs, byte order %s)" % (board.led_type, board.led_count, board.led_order),
         "",
@@ -124,7 +140,7 @@ def wiring_md(board):
         "",
         "Every LED's index is in `leds` of the board file and drawn in `leds.svg`.",
         "",
-        "## Sensor chain (%d x 74HC165 on SPI%d, %d bits, %s sensors, %s)"
+        "## Sensor chain (%d x 74HCT165 on SPI%d, %d bits, %s sensors, %s)"
         % (
             board.sensor_chips,
             board.sensor_spi,

@@ -3,6 +3,8 @@ import json
 
 from scenario import Scenario
 
+READ_MS = 1500  # board/controller.py _LINK_READ_MS: no OK or UNDO so soon after a laptop's proposal
+
 
 def _sent(s):
     out = []
@@ -25,8 +27,8 @@ def test_laptop_proposal_applied_on_ok():
     try:
         ev = {"t": "peg", "s": 1, "n": 5, "why": "manual"}
         s.hal.link.inbox.append(json.dumps({"id": 1, "op": "propose", "event": ev, "note": "P2 forgot 5"}))
-        s.wait(200)
-        assert "P2 forgot 5" in s.said()
+        s.wait(READ_MS)
+        assert "P2 +5 to 5?" in s.said() and "(P2 forgot 5)" in s.said()
         assert s.app.match.front == [0, 0]
         s.press("OK")
         assert s.app.match.front == [0, 5]
@@ -42,7 +44,7 @@ def test_laptop_proposal_refused_with_undo_or_withdrawn_by_cancel():
     try:
         ev = {"t": "peg", "s": 0, "n": 3, "why": "manual"}
         s.hal.link.inbox.append(json.dumps({"id": 2, "op": "propose", "event": ev, "note": "take 3"}))
-        s.wait(200)
+        s.wait(READ_MS)
         s.press("UNDO")
         assert s.app.match.front == [0, 0]
         assert any(m.get("push") == "pending" and m.get("status") == "refused" for m in _sent(s))
@@ -121,10 +123,88 @@ def test_a_laptop_going_ends_its_subscription_and_its_proposal_stays_on_the_disp
         s.wait(200)
         assert not s.app.link.subscribed
         assert "P2 forgot 5" in s.said() and s.app.link.pending is not None
+        s.wait(READ_MS)
         gone = len(s.hal.link.sent)
         s.press("OK")  # a player still answers it; the verdict goes to whoever is there
         assert s.app.match.front == [0, 5]
         after = [json.loads(x) for x in s.hal.link.sent[gone:]]
         assert [m.get("push") for m in after] == ["pending"] and after[0]["status"] == "applied"
+    finally:
+        s.close()
+
+
+def _propose(s, rid, ev, note=None):
+    req = {"id": rid, "op": "propose", "event": ev}
+    if note is not None:
+        req["note"] = note
+    s.hal.link.inbox.append(json.dumps(req))
+
+
+def test_a_laptop_proposal_is_shown_in_the_boards_own_words():
+    """Issue 9 item 6: the display showed only the laptop's note ("Synced. Press OK to continue")
+    and OK moved P2 from 26 to 55; an undo showed only "Laptop: undo?"."""
+    s = _linked()
+    try:
+        _propose(s, 9, {"t": "peg", "s": 1, "n": 26, "why": "manual"})
+        s.wait(READ_MS)
+        s.press("OK")
+        assert s.app.match.front[1] == 26
+        _propose(s, 1, {"t": "fix", "s": 1, "n": 29}, "Synced. Press OK to continue")
+        s.wait(READ_MS)
+        said = s.said()
+        assert "P2 +29 to 55?" in said and said.index("P2 +29 to 55?") < said.index("(Synced.")
+        s.press("UNDO")
+        assert s.app.match.front[1] == 26
+        _propose(s, 2, {"t": "undo"})
+        s.wait(READ_MS)
+        assert "undo P2 +26?" in s.said() and "Laptop" not in s.said()
+        s.press("OK")
+        assert s.app.match.front[1] == 0
+    finally:
+        s.close()
+
+
+def test_a_press_meant_for_a_replaced_proposal_answers_neither():
+    """Issue 9 item 6: the laptop cancelled its proposal and made another while the player read the
+    first; the OK meant for the first applied the first's event and told the laptop its second was
+    applied. Now the new one shows at once, and OK or UNDO within READ_MS do nothing."""
+    s = _linked()
+    try:
+        _propose(s, 1, {"t": "peg", "s": 0, "n": 2, "why": "manual"}, "first")
+        s.wait(READ_MS)
+        assert "P1 +2 to 2?" in s.said()
+        # cancel and replace in one go, then the player's OK, meant for the first
+        s.hal.link.inbox.append(json.dumps({"id": 2, "op": "cancel", "pending": 1}))
+        _propose(s, 3, {"t": "peg", "s": 1, "n": 9, "why": "manual"}, "second")
+        s.wait(100)
+        assert "P2 +9 to 9?" in s.said() and "P1 +2" not in s.said()
+        s.press("OK")
+        s.press("UNDO")
+        assert s.app.match.front == [0, 0]
+        assert s.app.link.pending["pid"] == 2 and s.app.controller.pending.pid == 2
+        assert not any(m.get("push") == "pending" for m in _sent(s))
+        s.wait(READ_MS)
+        s.press("OK")  # read: now OK answers the proposal on the display
+        assert s.app.match.front == [0, 9]
+        verdicts = [m for m in _sent(s) if m.get("push") == "pending"]
+        assert verdicts == [{"push": "pending", "pid": 2, "status": "applied"}]
+    finally:
+        s.close()
+
+
+def test_a_press_just_after_a_withdrawal_does_nothing():
+    """A proposal withdrawn while the player reads it: their OK does not fall through to what OK
+    means on the bare board (here "Starter? OK=skip": it went on to the show)."""
+    s = _linked()
+    try:
+        _propose(s, 1, {"t": "peg", "s": 0, "n": 2, "why": "manual"})
+        s.wait(READ_MS)
+        before = s.app.journal.next_seq
+        s.hal.link.inbox.append(json.dumps({"id": 2, "op": "cancel", "pending": 1}))
+        s.wait(100)
+        shown = s.said()
+        assert "Starter?" in shown
+        s.press("OK")
+        assert s.said() == shown and s.app.journal.next_seq == before and s.app.controller.pending is None
     finally:
         s.close()

@@ -3,6 +3,8 @@ import json
 
 from board import jsonscan
 
+DEEP = 16  # board/jsonscan.py _DEEP
+
 GOOD = (b"{}", b' {"a":1} ', b'{"a":[1,2,{"b":null}],"c":true,"d":false,"e":-0.5e+10,"f":"x\\u00e9\\n\\"y"}',
         b'{"a":[]}', b'{"a":{}}', b'{"a":[[],[{}]]}', b'{"a":0}', b'{"a":-0}', b'{"a":1E5}', b'{"a":2e-3}',
         b'{"a":"\xc3\xa9"}', b'{"a":"\xf0\x9f\x83\x8f"}', b'{"a":"\xef\xbf\xbd\\/\\b\\f\\r\\t\\\\"}',
@@ -33,8 +35,8 @@ def test_what_is_not_strict_json_is_named():
 
 
 def test_nesting_is_bounded():
-    ok = b'{"a":' + b"[" * (jsonscan.DEEP - 1) + b"]" * (jsonscan.DEEP - 1) + b"}"
+    ok = b'{"a":' + b"[" * (DEEP - 1) + b"]" * (DEEP - 1) + b"}"
     assert jsonscan.error(ok) is None
-    deep = b'{"a":' + b"[" * jsonscan.DEEP + b"]" * jsonscan.DEEP + b"}"
+    deep = b'{"a":' + b"[" * DEEP + b"]" * DEEP + b"}"
     assert "nested deeper" in jsonscan.error(deep)
     assert "nested deeper" in jsonscan.error(b'{"a":' + b"[" * 20000)  # no recursion, no memory

@@ -322,6 +322,19 @@ def test_a_refused_or_cancelled_proposal():
     assert link.pushes() == []
 
 
+def test_a_verdict_on_a_cancelled_proposal_is_not_given_to_its_replacement():
+    """Issue 9 item 6: the laptop cancelled a proposal and made another while the player read the
+    first; the OK meant for the first was reported as the second one applied."""
+    link = make(3)[0]
+    first = ask(link, {"id": 1, "op": "propose", "event": {"t": "fix", "s": 0, "n": 1}})["pending"]
+    ask(link, {"id": 2, "op": "cancel", "pending": first})
+    second = ask(link, {"id": 3, "op": "propose", "event": {"t": "undo"}})["pending"]
+    link.resolve(True, None, first)  # the player's OK, for the proposal they were reading
+    assert link.pending["pid"] == second and link.pushes() == []
+    link.resolve(False, "UNDO pressed", second)
+    assert json.loads(link.pushes()[0])["pid"] == second and link.pending is None
+
+
 def test_no_match_and_no_settings():
     j = journal()
     link = Link(j, None, board_id="ab", form="five")

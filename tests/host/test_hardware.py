@@ -161,28 +161,66 @@ def _bom(board):
 
 def test_bom_counts_match_the_definition(board):
     rows, q = _bom(board)
-    assert list(rows[0].keys()) == ["part", "value", "package", "quantity", "example_part_number", "note"]
+    assert list(rows[0].keys()) == [
+        "part",
+        "value",
+        "package",
+        "quantity",
+        "example_part_number",
+        "second_source",
+        "boards",
+        "references",
+        "note",
+    ]
     assert q[("RGB LED", "WS2812B")] == board.led_count
-    assert q[("Shift register", "74HC165 8-bit PISO")] == board.sensor_chips == 48
-    assert q[("Tap switch", "SPST momentary, normally open")] == sensor_holes(board)
-    assert q[("Resistor network", "8 x 10 kohm bussed")] == board.sensor_chips
-    assert q[("Level shifter", "74AHCT125 quad buffer")] == 1
+    assert q[("Shift register", "74HCT165 8-bit PISO")] == board.sensor_chips == 48
+    assert q[("Hall switch", "DRV5032FA omnipolar push-pull 20 Hz")] == sensor_holes(board) == 367
+    assert q[("Buffer", "74AHCT125 quad, 3.3 V -> 5 V")] == 2  # 3 LED chains + clock + latch
     assert q[("Key switch", "tactile 12 x 12 mm with cap")] == 20
-    assert q[("Diode", "1N4148")] == 20
+    assert q[("Diode", "1N4148W")] == 20
     assert q[("Resistor", "5.1 kohm 1 %")] == 2
-    caps = [r for r in rows if r["value"] == "100 nF X7R 16 V"]
-    assert sorted(int(r["quantity"]) for r in caps) == sorted([board.led_count, board.sensor_chips + 1])
-    assert all(r["part"] and r["value"] and r["package"] and r["note"] for r in rows)
+    assert q[("Resistor", "330 ohm 1 %")] == len(board.led_pins)
+    # one 100 nF per LED and per logic IC (48 + 2 buffers + the 74LVC1G125)
+    assert q[("Capacitor", "100 nF X7R 16 V")] == board.led_count + board.sensor_chips + 3
+    assert q[("Magnet", "3 x 2 mm NdFeB N52 disc")] == 2 * board.sides + 2
+    for r in rows:  # a maker can order every line twice over
+        assert r["part"] and r["value"] and r["package"] and r["note"], r
+        assert r["example_part_number"] not in ("", "-") and r["second_source"] not in ("", "-"), r
+        assert r["example_part_number"] != r["second_source"], r
+    # the per-board counts add up to the line's quantity
+    for r in rows:
+        if r["boards"] != "-":
+            assert sum(int(b.split(":")[1]) for b in r["boards"].split()) == int(r["quantity"]), r
 
 
 def test_bom_follows_the_file(board):
-    raw = read(BOARD_JSON)
-    raw["sensors"]["kind"] = "hall"
-    raw["pins"]["led_power"] = None
-    _, q = _bom(load(raw))
-    assert ("Tap switch", "SPST momentary, normally open") not in q
-    assert q[("Hall switch", "micropower omnipolar, push-pull, 3.3 V")] == 367
+    _, q = _bom(load(_drop_records(read(BOARD_JSON))))
+    assert q[("RGB LED", "WS2812B")] == 397 - 12
+    assert q[("Capacitor", "100 nF X7R 16 V")] == 397 - 12 + 48 + 3
+    _, q = _bom(load(_no_switch(read(BOARD_JSON))))
     assert not any(part == "P-MOSFET" for part, _ in q)
+
+
+def _no_switch(raw):
+    raw["pins"]["led_power"] = None
+    return raw
+
+
+def _drop_records(raw):
+    """The board file with 5 game-record holes a side instead of 9 (LEDs renumbered)."""
+    drop = {i for s in raw["leds"]["record"] for i in s[5:]}
+
+    def renum(i):
+        return i - sum(1 for d in drop if d < i)
+
+    leds = raw["leds"]
+    leds["track"] = [[renum(i) for i in s] for s in leds["track"]]
+    leds["start"] = [[renum(i) for i in s] for s in leds["start"]]
+    leds["record"] = [[renum(i) for i in s[:5]] for s in leds["record"]]
+    leds["dealer"] = [renum(i) for i in leds["dealer"]]
+    leds["game"] = renum(leds["game"])
+    leds["chains"] = [c - 4 for c in leds["chains"]]
+    return raw
 
 
 def test_wiring_table_matches_the_definition(board):
@@ -252,7 +290,15 @@ def test_power_budget_follows_changed_figures(board):
 
 def test_generate_writes_every_document(tmp_path):
     written = generate(BOARD_JSON, str(tmp_path))
-    assert [os.path.basename(p) for p in written] == [name for name, _ in OUTPUTS]
+    names = [os.path.basename(p) for p in written]
+    assert names[: len(OUTPUTS) + 2] == [name for name, _ in OUTPUTS] + [
+        "circuit.json",
+        "cribboard.kicad_sch",
+    ]
+    # the drilling template on A4 and Letter: 420 x 210 mm of template is 2 x 2 pages of either
+    assert sorted(names[len(OUTPUTS) + 2 :]) == sorted(
+        "%s-%d-%d.svg" % (p, r, c) for p in ("A4", "Letter") for r in (1, 2) for c in (1, 2)
+    )
     for p in written:
         assert os.path.getsize(p) > 500
     for name in ("layout.svg", "leds.svg", "sensors.svg"):
@@ -270,3 +316,24 @@ def test_generate_from_a_rewired_board(tmp_path):
     root = ET.parse(str(tmp_path / "out" / "layout.svg")).getroot()
     first = [c for c in _circles(root, "track") if c.get("data-side") == "0" and c.get("data-index") == "1"]
     assert first[0].get("data-led") == str(b)
+
+
+def test_template_pages_tile_the_layout_with_shared_marks(board):
+    from hwgen_tiles import PAPERS, tiles
+
+    svg = layout_svg(board)
+    for paper, (pw, ph) in PAPERS.items():
+        pages = tiles(svg, paper)
+        marks = {}
+        for name, text in pages:
+            root = ET.fromstring(text.split("\n", 1)[1])
+            assert root.get("width") == "%gmm" % pw and root.get("height") == "%gmm" % ph  # prints at 1:1
+            inner = root.find("s:svg", NS)
+            vb = [float(v) for v in inner.get("viewBox").split()]
+            assert (vb[2], vb[3]) == (float(inner.get("width")), float(inner.get("height")))  # 1 mm is 1 mm
+            for g in inner.iter("{%s}g" % NS["s"]):
+                if g.get("class") == "mark":
+                    marks.setdefault(g.get("data-mark"), []).append(name)
+        assert len(pages) == 4, paper
+        # every alignment mark prints on the two pages of its seam, so they can be laid mark on mark
+        assert marks and all(len(on) >= 2 for on in marks.values()), (paper, marks)
