@@ -11,7 +11,8 @@ SIM_STAMP   := $(VENV)/.installed-sim
 TOOLS_STAMP := $(VENV)/.installed-tools
 STAMP       := $(VENV)/.installed
 
-.PHONY: help venv test test-host test-mp lint typecheck verify bench crib-tables sim deploy hardware clean
+.PHONY: help venv test test-host test-mp lint typecheck verify bench crib-tables bench-device test-device sim deploy \
+	hardware clean
 
 help:
 	@echo "make sim        run the board firmware in the terminal simulator"
@@ -19,6 +20,8 @@ help:
 	@echo "make verify     score all 12,994,800 hands against the published distribution"
 	@echo "make bench      speed and memory benchmarks"
 	@echo "make crib-tables  rebuild the discard advice's crib tables (numpy, a few minutes) and compare"
+	@echo "make test-device  smoke test on the emulated Pico (../shared/rp2emu, Node.js 18+)"
+	@echo "make bench-device the device-time figures on the emulated Pico, beside the unix port's"
 	@echo "make deploy     compile and copy the firmware to a Pico (mpremote)"
 	@echo "make hardware   maker's documents, schematic, circuit boards (KiCad), DRC, fab files: out/hardware"
 
@@ -68,6 +71,14 @@ bench: $(STAMP)
 crib-tables: $(STAMP)
 	$(BIN)/python bench/gen_cribtables.py
 	$(BIN)/python bench/compare_cribtables.py
+
+# On the emulated Pico (../shared/rp2emu: MicroPython's RPI_PICO firmware on rp2040js; needs Node.js 18+).
+# Without it both say why and fail. tests/device/ is not collected by `make test` (not test_*.py).
+test-device: $(STAMP)
+	$(BIN)/python -m pytest tests/device/smoke_pico.py
+
+bench-device: $(STAMP)
+	$(BIN)/python bench/device.py $(ARGS)
 
 # Maker's documents (layout/drilling SVG and its A4/Letter pages, chain orders, wiring, BOM, assembly,
 # power), the schematic, the circuit boards routed and checked by KiCad's pcbnew (Debian's kicad), their

@@ -1,5 +1,6 @@
 # The Pico's HAL (docs/hal.md): LEDs, 74HC165 hole sensors, key matrix, SSD1306, watchdog, USB link.
 # Every part takes its pins as duck-typed objects (Hinch's manner), so tests drive it with fakes.
+import gc
 import os
 import select
 import sys
@@ -256,6 +257,7 @@ class Hal:
 
         self.display = Display(_oled(b.display, self.log), self.log)
         self.link = UsbLink()
+        self._heap_told = False
 
     def board_uid(self):
         """The board's identity for the laptop's history: hex of the chip's unique id."""
@@ -277,6 +279,13 @@ class Hal:
 
     def log(self, msg):
         print(msg)
+
+    def heap_seen(self):
+        """App.calm_gc calls this after its collections: the first, after the boot, says on the console
+        how much heap the board has left to play in (what `make bench-device` reports)."""
+        if not self._heap_told:
+            self._heap_told = True
+            self.log("heap: %d bytes free after boot" % gc.mem_free())
 
     def close(self):
         pass  # the board keeps its last frame; a reset or power cut is the only way out

@@ -1,0 +1,236 @@
+# `make bench-device`: issue 15's figures in device time on the emulated Pico, beside the unix port's.
+"""Deploys the firmware (tools/deploy.py) to the emulated Pico (../shared/rp2emu, tools/emupico.py) once,
+keeps its littlefs, and boots copies of it:
+
+- reset to the first lit LED frame (the runner's own note), with the deploy's journal (a set-up only)
+  and with the 600-event scripted match of bench/mp_journal.py (match_script seed 1), and when the
+  console said "journal: ... replayed" (imports + replay) and the heap free after the boot;
+- crib sync (the crib client and SQLite, in this process) of the scripted match's first 345 events
+  and of a history of matchgen games, device time between the sync's first request and its last
+  answer; the 100-game history (~18,000 events) is extrapolated from the rate, unless --games 100;
+- a full LED frame: render.Render.update with a peg moved, and the hand-off to PIO + DMA;
+- show_total / score_show on the 29 hand;
+- a hole tapped to its lit frame on the wire (debounce included): the tap's device time to the end of
+  the frame that lights it, as the emulator decodes the data pin.
+
+Unix-port figures come from the same code on .venv/bin/micropython (bench/mp_device.py) and the link
+bench's server; ratio = Pico / unix. Device time is the emulator's estimate at 125 MHz (optimistic: no
+XIP cache misses; see ../shared/rp2emu/README.md).
+
+    python bench/device.py [--games N]   (N games in the sync history; 100 = the full one, slow in wall time)
+"""
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+for _p in ("tools", "firmware", "host_tools", "tests", "bench"):
+    if os.path.join(_ROOT, _p) not in sys.path:
+        sys.path.insert(0, os.path.join(_ROOT, _p))
+
+import emupico  # noqa: E402
+from match_script import match_events  # noqa: E402
+from matchgen import history  # noqa: E402
+
+from cribbage import events  # noqa: E402
+
+WORK = os.path.join(_ROOT, "build", "device-bench")
+FULL_EVENTS = 18000
+GOALS = {"boot600": 1000.0, "sync18k": 5.0, "frame": 4.0, "tap": 40.0}
+
+
+def scripted(n):
+    lines = []
+    match_events(seed=1, games=9, max_events=n, sink=lambda ev: lines.append(events.to_line(ev)))
+    assert len(lines) == n, len(lines)
+    return lines
+
+
+def boot(image, name):
+    """(ms to the first lit frame, ms to the journal's replay line, heap free) of one boot of image."""
+    with emupico.Pico(WORK, name, load_fs=image) as pico:
+        lit = pico.first_lit()
+        replayed = pico.stamped("records replayed")
+        heap = pico.wait_runner(r"heap: (\d+) bytes free after boot", 300)
+        pico.quit()
+    return lit, replayed, int(heap.group(1))
+
+
+def timed_sync(pico, dbpath):
+    """(events, device s, wall s) of one sync in this process (crib's own client and sync)."""
+    from crib import db, ports
+    from crib.client import LinkClient
+    from crib.sync import sync
+
+    con = db.connect(dbpath)
+    client = LinkClient(ports.open_port(pico.url, 120.0), timeout=120.0)
+    client.connect()
+    t0, w0 = pico.time_ms(), time.perf_counter()
+    rep = sync(client, con)
+    t1, w1 = pico.time_ms(), time.perf_counter()
+    client.close()
+    con.close()
+    return rep.added, (t1 - t0) / 1000, w1 - w0
+
+
+def sync_figures(image, lines, name):
+    img = emupico.with_journal(image, os.path.join(WORK, name + ".img"), lines, WORK)
+    dbpath = os.path.join(WORK, name + ".sqlite3")
+    if os.path.exists(dbpath):
+        os.remove(dbpath)
+    with emupico.Pico(WORK, name, load_fs=img) as pico:
+        pico.first_lit(timeout=3600)
+        n, dev, wall = timed_sync(pico, dbpath)
+        pico.quit()
+    if n != len(lines):
+        raise SystemExit("sync %s: %d events of %d" % (name, n, len(lines)))
+    return n, dev, wall
+
+
+def tap_latency(image):
+    """ms from a hole's tap (device time, bracketed by two control-port reads) to the end on the wire of
+    the first frame that lights it; several taps, one hole further each time."""
+    got = []
+    with emupico.Pico(WORK, "tap", load_fs=image) as pico:
+        pico.first_lit()
+        pico.stamped("heap:")
+        for k in range(5):
+            bit = 3 + k  # track 0, hole 2 + k (hardware/board.json): each a new +n proposal
+            frames = pico.ctl_json("leds")["2"]["frames"]
+            t0 = pico.time_ms()
+            pico.ctl("tap %d" % bit)
+            t1 = pico.time_ms()
+            while True:
+                leds = pico.ctl_json("leds")["2"]
+                if leds["frames"] > frames:
+                    break
+                time.sleep(0.05)
+            got.append((leds["at_ms"] - t1, leds["at_ms"] - t0))
+            t = pico.time_ms()
+            while pico.time_ms() < t + 400:  # the tap released, the proposal settled
+                time.sleep(0.05)
+        pico.quit()
+    return got
+
+
+def on_pico(image):
+    with emupico.Pico(WORK, "code", load_fs=image) as pico:
+        pico.first_lit()
+        done = emupico.mpremote(pico.url, "run", os.path.join(_ROOT, "bench", "mp_device.py"), timeout=1200)
+        pico.quit()
+    if done.returncode:
+        raise SystemExit("mp_device.py on the Pico failed:\n" + done.stdout + done.stderr)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def on_unix(journal600):
+    script = os.path.join(_ROOT, "bench", "mp_device.py")
+    done = subprocess.run([emupico.MICROPYTHON, "-X", "heapsize=2m", script, journal600], capture_output=True,
+                          text=True, cwd=_ROOT)
+    if done.returncode:
+        raise SystemExit("mp_device.py on unix failed:\n" + done.stdout + done.stderr)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def unix_sync(lines):
+    """events/s of the link code on the unix port serving this journal (bench_sync's server)."""
+    from bench_sync import _timed_sync
+    from boards import LinkServer
+
+    tmp = tempfile.mkdtemp(prefix="bench-device-")
+    path = os.path.join(tmp, "journal.log")
+    with open(path, "wb") as f:
+        f.write(emupico.journal_bytes(lines, tmp))
+    with LinkServer(path) as server:
+        rep, wall, cpu, _n = _timed_sync(server.url, os.path.join(tmp, "h.sqlite3"), server.proc.pid)
+    return rep.added / wall
+
+
+def verdict(value, goal):
+    return "goal %s: %s" % (goal, "MET" if value <= goal else "MISSED")
+
+
+def main(argv):
+    why = emupico.missing()
+    if why:
+        print("make bench-device needs the emulated Pico: " + why)
+        return 1
+    games = 10
+    if argv[:1] == ["--games"]:
+        games = int(argv[1])
+    os.makedirs(WORK, exist_ok=True)
+    t_start = time.perf_counter()
+    image = os.environ.get("DEVICE_IMAGE")  # while working on the bench: an image deployed earlier
+    if not image:
+        with open(os.path.join(WORK, "deploy.log"), "w") as log:
+            image = emupico.deploy(WORK, log=log)
+    lines600 = scripted(600)
+    img600 = emupico.with_journal(image, os.path.join(WORK, "j600.img"), lines600, WORK)
+    j600 = os.path.join(WORK, "journal600.log")
+    with open(j600, "wb") as f:
+        f.write(emupico.journal_bytes(lines600, WORK))
+
+    lit0, rep0, heap0 = boot(image, "boot-empty")
+    lit6, rep6, heap6 = boot(img600, "boot-600")
+    code = on_pico(image)
+    unix = on_unix(j600)
+    n345, dev345, wall345 = sync_figures(image, scripted(345), "sync345")
+    hist = [events.to_line(ev) for ev in history(random.Random(1), games)]
+    nh, devh, wallh = sync_figures(image, hist, "sync-history")
+    taps = tap_latency(image)
+    unix_rate = unix_sync(hist)
+
+    rate = nh / devh
+    full_s = FULL_EVENTS / rate
+    frame_ms = (code["render_full_us"] + code["handoff_us"]) / 1000
+    tap_ms = max(hi for _lo, hi in taps)
+    imports_ms = unix["boot_imports_us"] / 1000
+    out = ["device bench: device time on the emulated Pico (rp2040js, 125 MHz) beside the unix port",
+           "  %-44s %12s %12s %7s" % ("", "Pico", "unix", "ratio")]
+
+    def row(what, pico, unix_v, unit, note=""):
+        ratio = "%6.0fx" % (pico / unix_v) if unix_v else "      -"
+        u = ("%9.2f %-2s" % (unix_v, unit)) if unix_v else "           -"
+        out.append("  %-44s %9.2f %-2s %s %s  %s" % (what, pico, unit, u, ratio, note))
+
+    def goal(value, limit, unit):
+        return "goal <= %g %s: %s" % (limit, unit, "MET" if value <= limit else "MISSED")
+
+    boot_empty = imports_ms + unix["boot_app_empty_us"] / 1000
+    boot_600 = imports_ms + unix["boot_app_600_us"] / 1000
+    row("reset to first lit frame, empty journal", lit0, boot_empty, "ms",
+        "(journal replayed at %.0f ms)" % rep0)
+    row("reset to first lit frame, 600-event journal", lit6, boot_600, "ms",
+        "(journal replayed at %.0f ms) %s" % (rep6, goal(lit6, GOALS["boot600"], "ms")))
+    row("heap free after boot, 600 events", heap6 / 1024, 0, "KB",
+        "(empty journal: %.1f KB)" % (heap0 / 1024))
+    row("crib sync, %d events" % n345, dev345, 0, "s",
+        "%.0f events/s, wall %.1f s" % (n345 / dev345, wall345))
+    row("crib sync, %d-game history, %d events" % (games, nh), devh, nh / unix_rate, "s",
+        "%.0f events/s, wall %.1f s" % (rate, wallh))
+    if nh < FULL_EVENTS:
+        out.append("  crib sync, 100-game history (18,000 events): %.1f s EXTRAPOLATED from the %d-event"
+                   " rate, %s" % (full_s, nh, goal(full_s, GOALS["sync18k"], "s")))
+    row("LED frame: render (a peg moved, limiter)", code["render_full_us"] / 1000,
+        unix["render_full_us"] / 1000, "ms")
+    row("LED frame: hand-off to PIO + DMA", code["handoff_us"] / 1000, 0, "ms",
+        "render + hand-off %.2f ms, %s" % (frame_ms, goal(frame_ms, GOALS["frame"], "ms")))
+    row("show_total, a hand", code["show_total_us"], unix["show_total_us"], "us")
+    row("score_show, a hand", code["score_show_us"] / 1000, unix["score_show_us"] / 1000, "ms")
+    out.append("  tap to lit frame on the wire, debounce included (5 taps, ms): %s" % (
+        ", ".join("%.1f-%.1f" % t for t in taps)))
+    out.append("    worst %.1f ms, %s" % (tap_ms, goal(tap_ms, GOALS["tap"], "ms")))
+    out.append("  (unix boot: the board's imports + App() replaying the journal on the fake HAL; unix sync: "
+               "bench_sync's link")
+    out.append("   server on a socket; ratio = Pico / unix; %.0f s of wall time in all)" % (
+        time.perf_counter() - t_start))
+    print("\n".join(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

