@@ -19,3 +19,4 @@ package("cribbage")
 package("board")
 package("hal")
 module("start.py")
+module("codefs.py")  # main.py looks for a code bundle first; frozen, it finds none and carries on

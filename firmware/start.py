@@ -107,6 +107,12 @@ def main(argv):
     gc.collect()
 
     hal = hal_mod.make(board_def, options)
+    # Every module is loaded (the HAL's too): the code bundle main.py mounted (codefs.py) gives its
+    # index and open file back to the heap before the journal's replay builds the match.
+    bundle = sys.modules.get("codefs")
+    if bundle is not None:
+        bundle.unmount()
+        sys.modules.pop("codefs", None)
     gc.collect()
     ended = False
     try:

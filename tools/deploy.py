@@ -35,7 +35,8 @@ import build  # noqa: E402
 # The manifest's packages: the folders on the board that are all ours.
 OWNED_DIRS = tuple(sorted(build.manifest()[0]))
 # start.py: the composition root main.py calls; board.cache: the checked board.json (board/boarddef.py)
-OWNED_FILES = ("main.py", "start.mpy", "board.json", "board.cache")
+# codefs.mpy and app.bundle: the modules in one file, served to the importer at boot (firmware/codefs.py)
+OWNED_FILES = ("main.py", "start.mpy", "codefs.mpy", "app.bundle", "board.json", "board.cache")
 ROMFS = "@romfs"  # the manifest's entry for the ROM image last sent (no file on the board has this name)
 DRIVER = "lib/ssd1306.mpy"
 DRIVER_PACKAGE = "ssd1306py"  # PyPI micropython-ssd1306py (requirements.txt): MicroPython's SSD1306 driver
@@ -231,6 +232,7 @@ def local_files(march, board_file=BOARD):
     files = dict(build.compile_tree(dest, march=march))
     board = build.board_files(board_file, dest)
     files["board.json"] = board
+    files["app.bundle"] = build.code_bundle(list(files.items()), os.path.join(dest, "app.bundle"))
     cache = os.path.join(os.path.dirname(board), "board.cache")
     if os.path.exists(cache):  # none when board.json fails the check: the board then names the field
         files["board.cache"] = cache
@@ -242,7 +244,8 @@ def rom_split(dest, files):
     -> (image path, image sha256, {board path: local file} without the .mpy modules)."""
     image = os.path.join(dest, "firmware.romfs")
     build.romfs_image(dest, image)
-    rest = {p: f for p, f in files.items() if not p.endswith(".mpy")}
+    # the bundle too: it would put the modules back on the heap (main.py mounts it when it is there)
+    rest = {p: f for p, f in files.items() if not p.endswith(".mpy") and p != "app.bundle"}
     return image, sha256(image), rest
 
 

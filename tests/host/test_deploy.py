@@ -121,7 +121,7 @@ def test_a_board_with_a_rom_partition_gets_one_image_and_no_mpy_on_littlefs(tmp_
     with open(image, "rb") as f:
         assert f.read(3) == b"\xd2\xcd\x31"
     # The last deploy put the modules on littlefs; this one (the board now has a ROM partition) sends
-    # the image and deletes those copies, which would otherwise shadow it.
+    # the image and deletes those copies and their bundle, which would otherwise shadow it.
     manifest = tmp_path / "manifest.json"
     sent = {p: deploy.sha256(f) for p, f in files.items()}
     sent[deploy.DRIVER] = "3" * 64  # the driver went too, and stays
@@ -132,7 +132,7 @@ def test_a_board_with_a_rom_partition_gets_one_image_and_no_mpy_on_littlefs(tmp_
     assert r.returncode == 0, r.stdout + r.stderr
     assert "modules in ROM" in r.stdout and "to send" in r.stdout, r.stdout
     deleted = [line.split()[1] for line in r.stdout.splitlines() if line.strip().startswith("delete")]
-    assert sorted(deleted) == sorted(p for p in files if p.endswith(".mpy")), r.stdout
+    assert sorted(deleted) == sorted(p for p in files if p.endswith(".mpy") or p == "app.bundle"), r.stdout
     assert "copy" not in r.stdout.split("\n", 1)[1], r.stdout  # main.py and the board files are unchanged
 
 
@@ -261,3 +261,28 @@ def test_deploy_takes_another_board_file(tmp_path):
                              text=True, timeout=300)
     assert missing.returncode != 0 and "no such file" in missing.stderr
     deploy.local_files("armv6m")  # the build folder holds hardware/board.json again
+
+
+def test_deploy_ships_every_module_in_one_bundle_codefs_serves_byte_for_byte(tmp_path):
+    """The code bundle (issue 15: imports from one file, not three littlefs lookups a module) holds each
+    compiled module the board gets, as compiled; main.py and codefs itself stay out (they load first)."""
+    sys.path.insert(0, os.path.join(ROOT, "firmware"))
+    import codefs
+
+    dest, files = deploy.local_files("armv6m")
+    bundle = files["app.bundle"]
+    fs = codefs.CodeFS(bundle)
+    try:
+        served = {e[0] for e in fs.ilistdir("/")}
+        assert "start.mpy" in served and "board" in served and "main.py" not in served
+        assert "codefs.mpy" not in served
+        for rel, path in files.items():
+            if rel.endswith(".mpy") and rel != "codefs.mpy":
+                with open(path, "rb") as f:
+                    assert fs.open("/" + rel, "rb").read() == f.read(), rel
+    finally:
+        fs.umount()
+    assert "app.bundle" in deploy.OWNED_FILES and "codefs.mpy" in deploy.OWNED_FILES
+    # a board with the modules in ROM or frozen gets no bundle: it would load them into the heap again
+    _image, _hash, rest = deploy.rom_split(str(tmp_path), files)
+    assert "app.bundle" not in rest
