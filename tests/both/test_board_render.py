@@ -116,3 +116,46 @@ def test_every_animation_stays_within_the_power_budget():
         for t in range(0, anims.duration(kind), anims.FRAME_MS):
             r.update(add(T0, t))
             assert lim.estimate_ma(r.frame) <= b.power["budget_ma"]
+
+
+
+class _Summing(Limiter):
+    """The limiter as it was: it sums the frame itself, whatever total it is given; and it records both."""
+
+    def __init__(self, power, count):
+        Limiter.__init__(self, power, count)
+        self.seen = []
+
+    def limit(self, frame, total=-1):
+        self.seen.append((sum(frame), total))
+        return Limiter.limit(self, frame)
+
+
+def test_the_frame_sum_kept_while_drawing_is_the_frames_own_sum_so_the_limiter_dims_as_before():
+    """Issue 15: the limiter's sum() over the 1191-byte frame was 2.7 ms of the Pico's 4.4 ms render;
+    the renderer now keeps the sum as it puts each LED (an LED put twice counts once, a blink's dark
+    phase subtracts). Over pegs sharing a hole, the proposal's two phases, each animation and a
+    brightness the budget cuts: the sum handed over is the frame's, and the frames are the same as a
+    limiter that sums the frame itself makes."""
+    b = reference()
+    r = render.Render(b, Limiter(b.power, b.led_count))
+    old = render.Render(b, _Summing(b.power, b.led_count))
+    spy = _Summing(b.power, b.led_count)
+    r.limiter.limit = spy.limit  # records, then limits as before
+    for bright in (60, 255):
+        for step in range(12):
+            for x in (r, old):
+                v = x.view
+                v[render.BRIGHT] = bright
+                v[render.FRONT], v[render.BACK] = 5 + step, 5 + step  # front and back on one hole
+                v[render.FRONT + 1], v[render.BACK + 1] = 60, 59
+                v[render.POINTS] = step % 5
+                v[render.DEALER] = step % 3
+                v[render.PEND_SIDE], v[render.PEND_HOLE], v[render.PEND_T0] = 1, 61, T0
+                if step >= 8:
+                    x.animate(anims.ALL[step - 8], 0, 4 * 91, T0)
+                x.update(add(T0, step * 130))
+            assert r.frame == old.frame, (bright, step)
+    assert len(spy.seen) == 24
+    assert all(total == whole for whole, total in spy.seen), spy.seen
+    assert any(whole > 0 for whole, _t in spy.seen)
