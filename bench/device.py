@@ -17,7 +17,8 @@ Unix-port figures come from the same code on .venv/bin/micropython (bench/mp_dev
 bench's server; ratio = Pico / unix. Device time is the emulator's estimate at 125 MHz (optimistic: no
 XIP cache misses; see ../shared/rp2emu/README.md).
 
-    python bench/device.py [--games N]   (N games in the sync history; 100 = the full one, slow in wall time)
+    python bench/device.py [--games N]   (N games in the sync history, default 5; 100 = the full one, some
+                                          minutes of device time and an hour of wall time)
 """
 import json
 import os
@@ -159,7 +160,7 @@ def main(argv):
     if why:
         print("make bench-device needs the emulated Pico: " + why)
         return 1
-    games = 10
+    games = 5
     if argv[:1] == ["--games"]:
         games = int(argv[1])
     os.makedirs(WORK, exist_ok=True)

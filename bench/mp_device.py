@@ -9,6 +9,9 @@ import time
 PICO = sys.platform == "rp2"
 if not PICO:
     _here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+    # the .mpy files make deploy compiled (bytecode-only ones load on any port), as the Pico imports
+    # them: from source the unix port would time its compiler too
+    sys.path.append(_here + "/../build/deploy/armv6m")
     sys.path.append(_here + "/../firmware")
 
 from board import boardcache, render  # noqa: E402

@@ -73,7 +73,8 @@ def board_sensor_on():
 class Pico:
     """One run of the emulator: USB serial on a TCP port, the control port, console and runner logs."""
 
-    def __init__(self, work, name="pico", load_fs=None, app_dir=None, dump_fs=None, extra=(), timeout=900):
+    def __init__(self, work, name="pico", load_fs=None, app_dir=None, dump_fs=None, extra=(), timeout=900,
+                 oled=True):
         os.makedirs(work, exist_ok=True)
         self.work = work
         self.port = free_port()
@@ -87,9 +88,11 @@ class Pico:
         cmd = [os.path.join(RP2EMU, "run-pico")]
         if app_dir:
             cmd.append(app_dir)
-        cmd += ["--tcp", str(self.port), "--ctl", str(self.ctl_port), "--hc165", "--oled", "--quiet",
+        cmd += ["--tcp", str(self.port), "--ctl", str(self.ctl_port), "--hc165", "--quiet",
                 "--stamp", "--sensor-on", ",".join(str(b) for b in board_sensor_on()), "--log", self.console,
                 "--timeout", str(timeout)]
+        if oled:
+            cmd.append("--oled")  # without it nothing answers on I2C: a board whose display is missing
         if load_fs:
             cmd += ["--load-fs", load_fs]
         if dump_fs:

@@ -206,3 +206,23 @@ def test_boot_600_events_sync_equals_journal_and_a_reset_mid_sync(image600, line
         assert [s for s, _e in synced] == list(range(1, 601))
         assert [ev for _s, ev in synced] == want
         pico.quit()
+
+
+def test_a_board_without_its_display_boots_lights_and_takes_keys(deployed):
+    """rp2 only: with nothing answering on I2C the driver's first write raises OSError(110) (ETIMEDOUT);
+    the board says so once and plays on without a display (the unix port's sim always has one)."""
+    with emupico.Pico(WORK, "nodisplay", load_fs=deployed, oled=False) as pico:
+        pico.first_lit()
+        pico.stamped("heap:")
+        said = pico.console_text()
+        assert "no display at I2C address 60: OSError(110" in said, said[-500:]
+        assert emulated_lit(pico.ctl("leds")) == board_for([])[0]
+        for k in ("4", "H", "T", "D", "OK"):  # the cut keyed blind
+            _press(pico, k)
+        db = os.path.join(WORK, "nodisplay.sqlite3")
+        if os.path.exists(db):
+            os.remove(db)
+        _sync(pico, db)
+        assert [ev["t"] for _s, ev in _db_events(db)] == ["setup", "cut"]
+        assert "Traceback" not in pico.console_text()
+        pico.quit()
