@@ -20,6 +20,7 @@ XIP cache misses; see ../shared/rp2emu/README.md).
     python bench/device.py [--games N]   (N games in the sync history, default 5; 100 = the full one, some
                                           minutes of device time and an hour of wall time)
 """
+
 import json
 import os
 import random
@@ -130,8 +131,12 @@ def on_pico(image):
 
 def on_unix(journal600):
     script = os.path.join(_ROOT, "bench", "mp_device.py")
-    done = subprocess.run([emupico.MICROPYTHON, "-X", "heapsize=2m", script, journal600], capture_output=True,
-                          text=True, cwd=_ROOT)
+    done = subprocess.run(
+        [emupico.MICROPYTHON, "-X", "heapsize=2m", script, journal600],
+        capture_output=True,
+        text=True,
+        cwd=_ROOT,
+    )
     if done.returncode:
         raise SystemExit("mp_device.py on unix failed:\n" + done.stdout + done.stderr)
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -190,8 +195,10 @@ def main(argv):
     frame_ms = (code["render_full_us"] + code["handoff_us"]) / 1000
     tap_ms = max(hi for _lo, hi in taps)
     imports_ms = unix["boot_imports_us"] / 1000
-    out = ["device bench: device time on the emulated Pico (rp2040js, 125 MHz) beside the unix port",
-           "  %-44s %12s %12s %7s" % ("", "Pico", "unix", "ratio")]
+    out = [
+        "device bench: device time on the emulated Pico (rp2040js, 125 MHz) beside the unix port",
+        "  %-44s %12s %12s %7s" % ("", "Pico", "unix", "ratio"),
+    ]
 
     def row(what, pico, unix_v, unit, note=""):
         ratio = "%6.0fx" % (pico / unix_v) if unix_v else "      -"
@@ -203,32 +210,66 @@ def main(argv):
 
     boot_empty = imports_ms + unix["boot_app_empty_us"] / 1000
     boot_600 = imports_ms + unix["boot_app_600_us"] / 1000
-    row("reset to first lit frame, empty journal", lit0, boot_empty, "ms",
-        "(journal replayed at %.0f ms)" % rep0)
-    row("reset to first lit frame, 600-event journal", lit6, boot_600, "ms",
-        "(journal replayed at %.0f ms) %s" % (rep6, goal(lit6, GOALS["boot600"], "ms")))
-    row("heap free after boot, 600 events", heap6 / 1024, 0, "KB",
-        "(empty journal: %.1f KB)" % (heap0 / 1024))
-    row("crib sync, %d events" % n345, dev345, 0, "s",
-        "%.0f events/s, wall %.1f s" % (n345 / dev345, wall345))
-    row("crib sync, %d-game history, %d events" % (games, nh), devh, nh / unix_rate, "s",
-        "%.0f events/s, wall %.1f s" % (rate, wallh))
+    row(
+        "reset to first lit frame, empty journal",
+        lit0,
+        boot_empty,
+        "ms",
+        "(journal replayed at %.0f ms)" % rep0,
+    )
+    row(
+        "reset to first lit frame, 600-event journal",
+        lit6,
+        boot_600,
+        "ms",
+        "(journal replayed at %.0f ms) %s" % (rep6, goal(lit6, GOALS["boot600"], "ms")),
+    )
+    row(
+        "heap free after boot, 600 events", heap6 / 1024, 0, "KB", "(empty journal: %.1f KB)" % (heap0 / 1024)
+    )
+    row(
+        "crib sync, %d events" % n345, dev345, 0, "s", "%.0f events/s, wall %.1f s" % (n345 / dev345, wall345)
+    )
+    row(
+        "crib sync, %d-game history, %d events" % (games, nh),
+        devh,
+        nh / unix_rate,
+        "s",
+        "%.0f events/s, wall %.1f s" % (rate, wallh),
+    )
     if nh < FULL_EVENTS:
-        out.append("  crib sync, 100-game history (18,000 events): %.1f s EXTRAPOLATED from the %d-event"
-                   " rate, %s" % (full_s, nh, goal(full_s, GOALS["sync18k"], "s")))
-    row("LED frame: render (a peg moved, limiter)", code["render_full_us"] / 1000,
-        unix["render_full_us"] / 1000, "ms")
-    row("LED frame: hand-off to PIO + DMA", code["handoff_us"] / 1000, 0, "ms",
-        "render + hand-off %.2f ms, %s" % (frame_ms, goal(frame_ms, GOALS["frame"], "ms")))
+        out.append(
+            "  crib sync, 100-game history (18,000 events): %.1f s EXTRAPOLATED from the %d-event"
+            " rate, %s" % (full_s, nh, goal(full_s, GOALS["sync18k"], "s"))
+        )
+    row(
+        "LED frame: render (a peg moved, limiter)",
+        code["render_full_us"] / 1000,
+        unix["render_full_us"] / 1000,
+        "ms",
+    )
+    row(
+        "LED frame: hand-off to PIO + DMA",
+        code["handoff_us"] / 1000,
+        0,
+        "ms",
+        "render + hand-off %.2f ms, %s" % (frame_ms, goal(frame_ms, GOALS["frame"], "ms")),
+    )
     row("show_total, a hand", code["show_total_us"], unix["show_total_us"], "us")
     row("score_show, a hand", code["score_show_us"] / 1000, unix["score_show_us"] / 1000, "ms")
-    out.append("  tap to lit frame on the wire, debounce included (5 taps, ms): %s" % (
-        ", ".join("%.1f-%.1f" % t for t in taps)))
+    out.append(
+        "  tap to lit frame on the wire, debounce included (5 taps, ms): %s"
+        % (", ".join("%.1f-%.1f" % t for t in taps))
+    )
     out.append("    worst %.1f ms, %s" % (tap_ms, goal(tap_ms, GOALS["tap"], "ms")))
-    out.append("  (unix boot: the board's imports + App() replaying the journal on the fake HAL; unix sync: "
-               "bench_sync's link")
-    out.append("   server on a socket; ratio = Pico / unix; %.0f s of wall time in all)" % (
-        time.perf_counter() - t_start))
+    out.append(
+        "  (unix boot: the board's imports + App() replaying the journal on the fake HAL; unix sync: "
+        "bench_sync's link"
+    )
+    out.append(
+        "   server on a socket; ratio = Pico / unix; %.0f s of wall time in all)"
+        % (time.perf_counter() - t_start)
+    )
     print("\n".join(out))
     return 0
 

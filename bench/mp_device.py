@@ -98,6 +98,7 @@ def bench_boot_unix(journals, out):
     t0 = time.ticks_us()
     import board.link  # noqa: F401
     from board import app
+
     out["boot_imports_us"] = time.ticks_diff(time.ticks_us(), t0)
     b = load_board()
     for name in journals:

@@ -14,6 +14,7 @@ bytes, offsets counted from the end of the JSON line. A bundle that does not rea
 whole (ValueError) and the modules load one by one from littlefs as before: their .mpy files are
 deployed beside it.
 """
+
 import io
 import json
 import sys
@@ -132,9 +133,9 @@ class CodeFS:
         prefix = p + "/" if p else ""
         seen = {}
         for name in list(self._dirs) + list(self._index):
-            if name and name.startswith(prefix) and "/" not in name[len(prefix):] and name not in seen:
+            if name and name.startswith(prefix) and "/" not in name[len(prefix) :] and name not in seen:
                 seen[name] = 1
-                yield (name[len(prefix):], _DIR if name in self._dirs else _FILE, 0)
+                yield (name[len(prefix) :], _DIR if name in self._dirs else _FILE, 0)
 
     def chdir(self, path):
         pass

@@ -11,6 +11,7 @@
 
 Ports are picked free by the OS; every file goes under the work folder given (keep it in build/).
 """
+
 import json
 import os
 import re
@@ -65,16 +66,20 @@ def board_sensor_on():
     sensors = raw["sensors"]
     low = sensors.get("active_low", True)
     fixed = sensors.get("fixed", [])
-    bits = [f[0] if isinstance(f, list) else f["bit"] for f in fixed
-            if (f[1] if isinstance(f, list) else f["level"]) == (0 if low else 1)]
+    bits = [
+        f[0] if isinstance(f, list) else f["bit"]
+        for f in fixed
+        if (f[1] if isinstance(f, list) else f["level"]) == (0 if low else 1)
+    ]
     return bits or [126, 254, 382]
 
 
 class Pico:
     """One run of the emulator: USB serial on a TCP port, the control port, console and runner logs."""
 
-    def __init__(self, work, name="pico", load_fs=None, app_dir=None, dump_fs=None, extra=(), timeout=900,
-                 oled=True):
+    def __init__(
+        self, work, name="pico", load_fs=None, app_dir=None, dump_fs=None, extra=(), timeout=900, oled=True
+    ):
         os.makedirs(work, exist_ok=True)
         self.work = work
         self.port = free_port()
@@ -88,9 +93,21 @@ class Pico:
         cmd = [os.path.join(RP2EMU, "run-pico")]
         if app_dir:
             cmd.append(app_dir)
-        cmd += ["--tcp", str(self.port), "--ctl", str(self.ctl_port), "--hc165", "--quiet",
-                "--stamp", "--sensor-on", ",".join(str(b) for b in board_sensor_on()), "--log", self.console,
-                "--timeout", str(timeout)]
+        cmd += [
+            "--tcp",
+            str(self.port),
+            "--ctl",
+            str(self.ctl_port),
+            "--hc165",
+            "--quiet",
+            "--stamp",
+            "--sensor-on",
+            ",".join(str(b) for b in board_sensor_on()),
+            "--log",
+            self.console,
+            "--timeout",
+            str(timeout),
+        ]
         if oled:
             cmd.append("--oled")  # without it nothing answers on I2C: a board whose display is missing
         if load_fs:
@@ -162,8 +179,10 @@ class Pico:
             if m:
                 return m
             if self.proc.poll() is not None:
-                raise RuntimeError("the emulator stopped (exit %s) before %r:\n%s" % (
-                    self.proc.returncode, pattern, text[-3000:]))
+                raise RuntimeError(
+                    "the emulator stopped (exit %s) before %r:\n%s"
+                    % (self.proc.returncode, pattern, text[-3000:])
+                )
             if time.monotonic() > deadline:
                 raise RuntimeError("no %r within %d s:\n%s" % (pattern, timeout, text[-3000:]))
             time.sleep(0.1)
@@ -224,8 +243,12 @@ def deploy(work, out=None, log=None):
     app = driver_app(work)
     with Pico(work, "deploy", app_dir=app, dump_fs=out) as pico:
         mark = pico.mark()
-        done = subprocess.run([os.path.join(BIN, "python"), os.path.join(ROOT, "tools", "deploy.py"),
-                               "--port", pico.url], cwd=ROOT, capture_output=True, text=True)
+        done = subprocess.run(
+            [os.path.join(BIN, "python"), os.path.join(ROOT, "tools", "deploy.py"), "--port", pico.url],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
         if log is not None:
             log.write(done.stdout + done.stderr)
         if done.returncode:
@@ -246,8 +269,11 @@ def with_files(image, out, files):
         with open(full, "wb") as f:
             f.write(data)
     shutil.copyfile(image, out)
-    subprocess.run([MICROPYTHON, "-X", "heapsize=16m", os.path.join(RP2EMU, "lfsimg.py"), "add", out, stage],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [MICROPYTHON, "-X", "heapsize=16m", os.path.join(RP2EMU, "lfsimg.py"), "add", out, stage],
+        check=True,
+        capture_output=True,
+    )
     shutil.rmtree(stage)
     return out
 
@@ -279,5 +305,10 @@ def with_journal(image, out, lines, work):
 
 def mpremote(url, *args, timeout=300):
     """mpremote connect url args... -> CompletedProcess (text)."""
-    return subprocess.run([os.path.join(BIN, "mpremote"), "connect", url] + list(args), capture_output=True,
-                          text=True, timeout=timeout, cwd=ROOT)
+    return subprocess.run(
+        [os.path.join(BIN, "mpremote"), "connect", url] + list(args),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+    )

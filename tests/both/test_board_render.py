@@ -118,7 +118,6 @@ def test_every_animation_stays_within_the_power_budget():
             assert lim.estimate_ma(r.frame) <= b.power["budget_ma"]
 
 
-
 class _Summing(Limiter):
     """The limiter as it was: it sums the frame itself, whatever total it is given; and it records both."""
 

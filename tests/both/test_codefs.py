@@ -6,8 +6,11 @@ import sys
 import codefs
 from fakehal import remove_tree, scratch_dir
 
-FILES = [("pkg/__init__.py", b""), ("pkg/mod.py", b"X = 42\n"),
-         ("cbtop.py", b"import pkg.mod\nY = pkg.mod.X + 1\n")]
+FILES = [
+    ("pkg/__init__.py", b""),
+    ("pkg/mod.py", b"X = 42\n"),
+    ("cbtop.py", b"import pkg.mod\nY = pkg.mod.X + 1\n"),
+]
 
 
 def _bundle(data):

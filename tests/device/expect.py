@@ -1,6 +1,7 @@
 # What the board should show for a journal, computed on CPython by the firmware's own App on the fake HAL.
 """The smoke test compares the emulated Pico's decoded LEDs and display with these: the same App,
 renderer and display code, fed the same journal, so a difference is the rp2 port, the HAL or the wire."""
+
 import json
 import os
 import sys

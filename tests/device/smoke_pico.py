@@ -6,6 +6,7 @@ The firmware is deployed once with tools/deploy.py (as `make deploy`, the displa
 offline), its littlefs kept, and each test boots a copy of that image, with a journal added where it
 needs one. What the board shows is compared with what the firmware's own App computes on CPython for
 the same journal (tests/device/expect.py)."""
+
 import json
 import os
 import sqlite3
@@ -94,8 +95,13 @@ def _press(pico, name):
 
 def _sync(pico, dbpath, check=True):
     # --timeout: the emulator runs at a fraction of a Pico's speed in wall time
-    done = subprocess.run([CRIB, "sync", "--port", pico.url, "--db", dbpath, "--timeout", "120"],
-                          capture_output=True, text=True, timeout=600, cwd=_ROOT)
+    done = subprocess.run(
+        [CRIB, "sync", "--port", pico.url, "--db", dbpath, "--timeout", "120"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=_ROOT,
+    )
     if check:
         assert done.returncode == 0, done.stdout + done.stderr
     return done
@@ -104,8 +110,10 @@ def _sync(pico, dbpath, check=True):
 def _db_events(dbpath):
     con = sqlite3.connect(dbpath)
     try:
-        return [(seq, json.loads(text)) for seq, text in
-                con.execute("SELECT seq, event FROM events WHERE board=? ORDER BY seq", (BOARD,))]
+        return [
+            (seq, json.loads(text))
+            for seq, text in con.execute("SELECT seq, event FROM events WHERE board=? ORDER BY seq", (BOARD,))
+        ]
     finally:
         con.close()
 
@@ -184,8 +192,13 @@ def test_boot_600_events_sync_equals_journal_and_a_reset_mid_sync(image600, line
         assert [s for s, _e in synced] == list(range(1, 601))
         assert [ev for _s, ev in synced] == want
 
-        proc = subprocess.Popen([CRIB, "sync", "--port", pico.url, "--db", db2, "--timeout", "120"],
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=_ROOT)
+        proc = subprocess.Popen(
+            [CRIB, "sync", "--port", pico.url, "--db", db2, "--timeout", "120"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            cwd=_ROOT,
+        )
 
         def some():
             try:
