@@ -7,9 +7,8 @@
 #
 # limiter = Limiter(board.power, board.led_count)
 # limiter.estimate_ma(frame)   whole-board estimate for the frame as it is, in mA (rounded up)
-# limiter.limit(frame, total)  scales the frame in place so estimate_ma(frame) <= budget_ma and
-#                              returns the scale applied (255 = unchanged, 0 = all dark); total, when
-#                              given, is sum(frame) already known (render.py keeps it as it draws)
+# limiter.limit(frame)         scales the frame in place so estimate_ma(frame) <= budget_ma and
+#                              returns the scale applied (255 = unchanged, 0 = all dark)
 # frame is the preallocated bytearray(3 * led_count) the renderer fills (any byte order: the
 # estimate treats every channel alike). Both calls allocate nothing: integer maths only (a float
 # is a heap object on MicroPython) and sum() over a bytearray.
@@ -58,13 +57,10 @@ class Limiter:
         """Idle LEDs plus the Pico and the display: the draw of a dark board."""
         return (self._fixed + _CMA - 1) // _CMA
 
-    def limit(self, frame, total=-1):
-        """Dim frame in place so its estimate fits the budget; return the scale used (0..255).
-
-        total: sum(frame) when the caller knows it. sum() walks a bytearray one small int at a time:
-        2.7 ms of the Pico's 4.4 ms frame render for the reference board's 1191 bytes (issue 15)."""
+    def limit(self, frame):
+        """Dim frame in place so its estimate fits the budget; return the scale used (0..255)."""
         allowed = self._budget - self._fixed
-        lit = self._led_cma(sum(frame) if total < 0 else total)
+        lit = self._led_cma(sum(frame))
         if lit <= allowed:
             return _FULL
         scale = allowed * _FULL // lit if allowed > 0 else 0

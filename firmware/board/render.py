@@ -65,7 +65,6 @@ class Render:
         self.colours = bytearray(12 * board_def.sides)
         self.bright = -1  # brightness the colours were made for
         self.redraws = 0
-        self.lit = 0  # sum(self.frame), kept by put and put_side: the limiter needs no pass over it
 
     def _set_brightness(self, bright):
         self.bright = bright
@@ -86,7 +85,6 @@ class Render:
     def put(self, led, r, g, b):
         f = self.frame
         i = 3 * led
-        self.lit += r + g + b - f[i] - f[i + 1] - f[i + 2]
         f[i] = r
         f[i + 1] = g
         f[i + 2] = b
@@ -97,7 +95,6 @@ class Render:
         o = 12 * side + 3 * level
         f = self.frame
         i = 3 * led
-        self.lit += c[o] + c[o + 1] + c[o + 2] - f[i] - f[i + 1] - f[i + 2]
         f[i] = c[o]
         f[i + 1] = c[o + 1]
         f[i + 2] = c[o + 2]
@@ -143,7 +140,6 @@ class Render:
             self._blanker.fill(0)
         elif self._blank is not None:
             self.frame[:] = self._blank
-        self.lit = 0
         b = self.board
         for side in range(v[SIDES]):
             back = v[BACK + side]
@@ -167,7 +163,7 @@ class Render:
                 self.put(led, 0, 0, 0)
         if v[ANIM]:
             anims.draw(self, v[ANIM], v[ANIM_SIDE], v[ANIM_ARG], diff(now, v[ANIM_T0]))
-        self.limiter.limit(self.frame, self.lit)
+        self.limiter.limit(self.frame)
         self.redraws += 1
 
     def animate(self, kind, side, arg, now):
