@@ -32,6 +32,7 @@ class Controller:
         settings   board.settings.Settings: read; the menu's OK .cycle(name, now); the guard's .reset()
         tracks()   the physical track of each side, by side (a tuple the app keeps)
         log(text)  the console
+        advising   board.advising.Advising (discard advice), or None when the setting is off
     Called by the app, in this order each pass:
         handle(edge, now)   each input edge (board/edges.py); tick(now) once: auto-OK, fading messages
     and by the app's other parts:
@@ -46,7 +47,7 @@ class Controller:
 
     message_ms = 10000  # an error or a count stays this long unless a key clears it
 
-    def __init__(self, key_names, book, settings, tracks, log):
+    def __init__(self, key_names, book, settings, tracks, log, advising=None):
         self.key_names = key_names
         self.book = book
         self.settings = settings
@@ -67,6 +68,7 @@ class Controller:
         self.skip = None  # (game_no, deal_no) in which the players went on to the show by hand
         self.changes = 0  # bumps whenever something shown may have changed
         self._link_t = None  # when a laptop's proposal last appeared, changed or went (_LINK_READ_MS)
+        self.advising = advising  # board.advising.Advising when the setting is on, else None
 
     # ---- edges ------------------------------------------------------------------------------
 
@@ -147,6 +149,7 @@ class Controller:
         into[6] = deal.context(self.book.match, self.settings, self.skip)
         into[7] = self.num_side
         into[8] = self.page
+        into[9] = self.advising
         return into
 
     def _pages(self):
@@ -175,6 +178,9 @@ class Controller:
             elif name != "UNDO" and name != "MENU":
                 # UNDO and MENU act on release (UNDO says no): a reminder now would outlive the proposal.
                 self.say("OK = yes", "UNDO = no")
+            return
+        if self.advising is not None and self.advising.on:
+            self._advice_key(name, self.advising)
             return
         r = RANKS.find(name) if len(name) == 1 else -1
         s = SUITS.find(name) if len(name) == 1 else -1
@@ -213,6 +219,9 @@ class Controller:
             self.page += 1  # a count longer than the display: MENU turns its pages
             self._message_t0 = now
             return
+        if self.advising is not None and self.advising.on:
+            self._advice_short(name, self.advising)
+            return
         if self.entry.active():
             if name == "UNDO":
                 self.entry.backspace()
@@ -238,8 +247,46 @@ class Controller:
             self.pending = Pending(P_GUARD, None, self.book.new_match_note(GUARD_CHOICES[0] + "?"))
         elif name == "MENU":
             self._long_used |= bit
-            if self.pending is None:
+            a = self.advising
+            starter = deal.context(self.book.match, self.settings, self.skip) == "starter"
+            if a is not None and self.pending is None and self.menu < 0 and starter:
+                self.entry.reset()  # the deal's cards are keyed for advice, not as the starter
+                a.start(self.book.match)
+            elif self.pending is None and (a is None or not a.on):
                 self.menu = 0
+
+    # ---- discard advice (board/advising.py): nothing here is pegged ---------------------------
+
+    def _advice_key(self, name, a):
+        if a.rank >= 0:
+            if name == "OK":
+                a.rank = (a.rank + 1) % a.advisor.count  # the next page, round again after the last
+            return
+        r = RANKS.find(name) if len(name) == 1 else -1
+        s = SUITS.find(name) if len(name) == 1 else -1
+        refused = None
+        if r >= 0:
+            self.entry.rank = r  # cards only here: a second rank replaces the first, never a number
+        elif s >= 0:
+            refused = self.entry.suit_key(s)[1]
+        elif name == "OK":
+            refused = a.rank_cards(self.book.match, self.entry.cards)
+        if refused:
+            self.say(*display.wrap(" ".join(refused), 16, 3))
+
+    def _advice_short(self, name, a):
+        m = self.book.match
+        if name == "UNDO" and a.rank < 0 and self.entry.active():
+            self.entry.backspace()
+        elif name == "UNDO":
+            a.on = False  # back to the starter, nothing changed
+            self.entry.reset()
+        elif a.rank < 0:
+            a.side = (a.side + 1) % m.sides  # MENU: whose cards (the crib is theirs as dealer)
+        elif m.players == m.sides:
+            a.keep(m)
+            self.entry.reset()
+            self.say("%s hand kept:" % m.names[a.side], display.cards_text(a.kept[3]))
 
     # ---- keying cards and numbers -----------------------------------------------------------
 
@@ -348,6 +395,9 @@ class Controller:
 
     def _ok_alone(self, now):
         m = self.book.match
+        a = self.advising
+        if a is not None and deal.context(m, self.settings, self.skip) == "show" and self._use_kept(now, a):
+            return
         ph = m.phase()
         if ph == "cut":
             self.say("Key a card each,", "OK; or 1-%d OK" % m.players, "names the dealer")
@@ -375,6 +425,17 @@ class Controller:
             self.commit({"t": "game"})
         else:
             self.pending = Pending(P_EVENT, {"t": "_new"}, self.book.new_match_note())
+
+    def _use_kept(self, now, a):
+        # the hand kept in the advice scored at its show with OK alone (not when cards were laid)
+        m = self.book.match
+        nxt = m.next_show()
+        kept = a.kept_for(m, nxt)
+        if kept is None or deal.laid_cards(m):
+            return False
+        self.entry.cards = list(kept)
+        self._use_cards("show", now)
+        return True
 
     def _go(self):
         m = self.book.match

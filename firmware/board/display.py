@@ -29,11 +29,12 @@ _ENTRY = const(5)  # entry.Entry: the cards and digits keyed so far
 _CONTEXT = const(6)  # deal.context(): what keyed cards are for now
 _NUM_SIDE = const(7)  # the side keyed points go to
 _PAGE = const(8)  # the page shown of a message longer than the display (MENU turns it)
+_ADVISING = const(9)  # board.advising.Advising (discard advice), or None when the setting is off
 
 
 def view():
     """An empty view, made once by the app for Controller.shown() to fill."""
-    return [0, None, -1, None, (), None, None, 0, 0]
+    return [0, None, -1, None, (), None, None, 0, 0, None]
 
 
 def wrap(text, width=COLS, rows=4):
@@ -120,6 +121,11 @@ def rows(match, settings, shown):
         if n > 1 and not fault and shown[_STUCK] is None:
             # The status row says how to turn the page; the prompt keeps saying what comes next.
             out[match.sides] = "MENU=more %d/%d" % (shown[_PAGE] % n + 1, n)
+    elif shown[_ADVISING] is not None and shown[_ADVISING].on:
+        body = shown[_ADVISING].lines(match, shown[_ENTRY])
+        hint = shown[_ADVISING].hint()
+    elif shown[_ADVISING] is not None and shown[_CONTEXT] == "show" and _kept(match, shown):
+        body = ["kept " + cards_text(_kept(match, shown)), "OK=score them"]
     elif shown[_ENTRY].active():
         body = _entry(match, shown)
     elif match.game_over or match.match_over:
@@ -142,6 +148,10 @@ def rows(match, settings, shown):
         out.append("")
     out.append(_fit(hint))
     return out
+
+
+def _kept(match, shown):
+    return shown[_ADVISING].kept_for(match, match.next_show())
 
 
 def _entry(match, shown):

@@ -23,6 +23,7 @@ SPEC = {
     "three": ("all", ("all", "cont")),
     "tracks": (0, (0, 1, 2)),  # which tracks the sides use when a game has fewer sides than tracks
     "watchdog": (False, (False, True)),
+    "advice": (False, (False, True)),  # discard advice (held MENU before the starter), from the next boot
 }
 # The menu: (setting, label) in the order MENU steps through them.
 MENU = (
@@ -37,6 +38,7 @@ MENU = (
     ("three", "3-hand points"),
     ("tracks", "Sides' tracks"),
     ("watchdog", "Watchdog"),
+    ("advice", "Advice (boot)"),
 )
 MATCH_SETTINGS = ("form", "fmt", "games", "to", "muggins", "three")  # used at the next new match
 ORDER = (
@@ -51,6 +53,7 @@ ORDER = (
     "three",
     "tracks",
     "watchdog",
+    "advice",
 )
 
 

@@ -1,0 +1,126 @@
+# Scenarios: discard advice on the board: held MENU before the starter, the dealt cards keyed, the
+# discards ranked and paged, nothing pegged; a kept hand scored at the show.
+from scenario import Scenario
+
+from cribbage.advice import Advisor, hundredths_text
+from cribbage.cards import format_cards, parse_cards
+from cribbage.show import score_total
+
+
+def _advice_mode(s):
+    s.hold("MENU")
+    s.wait(1000)  # a long press (800 ms)
+    s.release("MENU")
+    s.wait(60)
+
+
+def _expected(cards, form, dealer, rank):
+    a = Advisor()
+    a.advise(parse_cards(cards), form, dealer)
+    return a.shown(rank), a.count
+
+
+def test_pone_asks_keys_six_cards_and_pages_the_ranked_discards():
+    s = Scenario(advice=True)
+    try:
+        s.keys("A OK")  # player 1 deals: P2 is pone
+        assert "Starter? OK=skip" in s.screen()
+        _advice_mode(s)
+        assert "Advice: P1" in s.screen() and "dealer: own crib" in s.screen()
+        s.press("MENU")  # whose cards: P2's
+        assert "Advice: P2" in s.screen() and "pone: their crib" in s.screen()
+        s.cards("AS 2H 3D 4C 5S 6H")
+        assert "AS 2H 3D 4C 5S 6H" in s.said()
+        journal_before = len(s.journal())
+        s.press("OK")
+        (thrown, kept, hand, crib, net), count = _expected("AS 2H 3D 4C 5S 6H", "six", False, 0)
+        said = s.said()
+        assert "1/15 net " + hundredths_text(net) in said
+        assert "throw AS 2H" in said and "keep 3D 4C 5S 6H" in said  # the published analyses' keep
+        assert "h%s crib-%s" % (hundredths_text(hand), hundredths_text(crib)) in said
+        assert "OK=more MENU=use" in s.screen()
+        s.press("OK")
+        (thrown, kept, hand, crib, net), _ = _expected("AS 2H 3D 4C 5S 6H", "six", False, 1)
+        assert "2/15 net " + hundredths_text(net) in s.said()
+        assert "throw " + format_cards(thrown) in s.said()
+        for _ in range(count - 1):
+            s.press("OK")
+        assert "1/15" in s.said()  # round again after the last page
+        # nothing was pegged or written, and UNDO goes back to the starter with nothing changed
+        assert s.app.match.front == [0, 0] and len(s.journal()) == journal_before
+        s.press("UNDO")
+        assert "Starter? OK=skip" in s.screen()
+        s.cards("5D")
+        assert s.app.match.starter == parse_cards("5D")[0]  # keyed cards are the starter again
+    finally:
+        s.close()
+
+
+def test_a_kept_hand_is_scored_at_its_show_with_ok_alone():
+    s = Scenario(advice=True)
+    try:
+        s.keys("A OK")
+        _advice_mode(s)
+        s.press("MENU")  # P2, pone
+        s.cards("5H 5C 5S JD 4C 6D")
+        s.press("OK")
+        (thrown, kept, _h, _c, _n), _ = _expected("5H 5C 5S JD 4C 6D", "six", False, 0)
+        assert format_cards(kept) == "5H 5C 5S JD"  # as pone the fives and the jack stay
+        s.press("MENU")  # keep them for the show
+        assert "P2 hand kept:" in s.said()
+        s.wait(10100)
+        assert "Starter? OK=skip" in s.screen()
+        s.cards("KD")  # the starter
+        s.keys("OK")  # no play keyed: on to the show, P2's hand first
+        s.wait(10100)
+        assert "kept 5H 5C 5S JD" in s.said() and "OK=score them" in s.said()
+        s.press("OK")
+        assert s.app.match.front[1] == score_total("5H 5C 5S JD", "KD") == 21  # 14 + 6 + nobs
+        assert s.journal()[-1]["cards"] == parse_cards("5H 5C 5S JD")
+    finally:
+        s.close()
+
+
+def test_too_few_cards_are_refused_and_the_keying_goes_on():
+    s = Scenario(advice=True)
+    try:
+        s.keys("A OK")
+        _advice_mode(s)
+        s.cards("5H 5C 5S JD 4C")
+        s.press("OK")
+        assert "six deals 6 cards, not 5" in s.said()
+        s.wait(10100)
+        assert (
+            "Advice: P1" in s.screen() and "dealer: own crib" in s.screen() and "5H 5C 5S JD 4C" in s.said()
+        )
+        s.cards("6D")
+        s.press("OK")
+        assert "1/15" in s.said()
+        assert s.app.match.front == [0, 0]
+    finally:
+        s.close()
+
+
+def test_three_handed_advice_throws_one_card():
+    s = Scenario(form="three", advice=True)
+    try:
+        s.keys("A OK")
+        _advice_mode(s)
+        s.cards("5H 5C 5S JD 4C")
+        s.press("OK")
+        (thrown, kept, _h, _c, net), count = _expected("5H 5C 5S JD 4C", "three", True, 0)
+        assert count == 5
+        assert "1/5 %s net %s" % (format_cards(thrown), hundredths_text(net)) in s.said()
+    finally:
+        s.close()
+
+
+def test_without_the_setting_held_menu_opens_the_menu_and_no_advice_is_loaded():
+    s = Scenario()
+    try:
+        assert s.app.controller.advising is None
+        s.keys("A OK")
+        _advice_mode(s)
+        assert "Menu 1/" in s.screen()
+    finally:
+        s.close()
