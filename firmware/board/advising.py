@@ -2,8 +2,9 @@
 # Held MENU while the board asks for the starter starts it (docs/keys.md); nothing is pegged.
 # The app makes one at boot only when the setting "advice" is on: its code and tables then take
 # heap from the start, never in the middle of a game (docs/memory.md, docs/advice.md).
+from board import deal, display
 from cribbage.advice import Advisor, hundredths_text
-from cribbage.cards import RANKS, format_card
+from cribbage.cards import RANKS, SUITS, format_card
 from cribbage.errors import CribError
 
 
@@ -40,6 +41,7 @@ class Advising:
         """The shown option's kept cards become its side's hand for this deal's show."""
         self.kept = (match.game_no, match.deal_no, self.side, self.advisor.shown(self.rank)[1])
         self.on = False
+        return self.kept[3]
 
     def kept_for(self, match, nxt):
         """The cards kept for the hand `nxt` (match.next_show()) in this deal, or None."""
@@ -73,5 +75,53 @@ class Advising:
             worth,
         ]
 
-    def hint(self):
-        return "MENU=who OK=rank" if self.rank < 0 else "OK=more MENU=use"
+    def rows(self, match, entry, context):
+        """(body rows, hint) for the display while advising or before the kept hand's show, else None.
+        (The controller and the display name only this class's handle/start/show/rows: each name
+        in their code is interned at boot even with the advice off, and the pool's edge is near.)"""
+        if self.on:
+            return self.lines(match, entry), "MENU=who OK=rank" if self.rank < 0 else "OK=more MENU=use"
+        kept = self.kept_for(match, match.next_show()) if context == "show" else None
+        return (["kept " + display.cards_text(kept), "OK=score them"], None) if kept else None
+
+    def handle(self, c, name, released):
+        """A key while advising (c: the controller): pressed (released False), or MENU/UNDO released."""
+        m = c.book.match
+        if released:
+            if name == "UNDO" and self.rank < 0 and c.entry.active():
+                c.entry.backspace()
+            elif name == "UNDO":
+                self.on = False  # back to the starter, nothing changed
+                c.entry.reset()
+            elif self.rank < 0:
+                self.side = (self.side + 1) % m.sides  # MENU: whose cards (the crib is theirs as dealer)
+            elif m.players == m.sides:
+                kept = self.keep(m)
+                c.entry.reset()
+                c.say("%s hand kept:" % m.names[self.side], display.cards_text(kept))
+            return
+        if self.rank >= 0:
+            if name == "OK":
+                self.rank = (self.rank + 1) % self.advisor.count  # the next page, round after the last
+            return
+        r = RANKS.find(name) if len(name) == 1 else -1
+        s = SUITS.find(name) if len(name) == 1 else -1
+        refused = None
+        if r >= 0:
+            c.entry.rank = r  # cards only here: a second rank replaces the first, never a number
+        elif s >= 0:
+            refused = c.entry.suit_key(s)[1]
+        elif name == "OK":
+            refused = self.rank_cards(m, c.entry.cards)
+        if refused:
+            c.say(*display.wrap(" ".join(refused), 16, 3))
+
+    def show(self, c, now):
+        """OK alone at a show: score the hand kept for it (not when its cards were laid in the play)."""
+        m = c.book.match
+        kept = self.kept_for(m, m.next_show())
+        if kept is None or deal.laid_cards(m):
+            return False
+        c.entry.cards = list(kept)
+        c._use_cards("show", now)
+        return True

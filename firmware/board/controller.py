@@ -180,7 +180,7 @@ class Controller:
                 self.say("OK = yes", "UNDO = no")
             return
         if self.advising is not None and self.advising.on:
-            self._advice_key(name, self.advising)
+            self.advising.handle(self, name, False)  # board/advising.py: nothing there is pegged
             return
         r = RANKS.find(name) if len(name) == 1 else -1
         s = SUITS.find(name) if len(name) == 1 else -1
@@ -220,7 +220,7 @@ class Controller:
             self._message_t0 = now
             return
         if self.advising is not None and self.advising.on:
-            self._advice_short(name, self.advising)
+            self.advising.handle(self, name, True)
             return
         if self.entry.active():
             if name == "UNDO":
@@ -254,39 +254,6 @@ class Controller:
                 a.start(self.book.match)
             elif self.pending is None and (a is None or not a.on):
                 self.menu = 0
-
-    # ---- discard advice (board/advising.py): nothing here is pegged ---------------------------
-
-    def _advice_key(self, name, a):
-        if a.rank >= 0:
-            if name == "OK":
-                a.rank = (a.rank + 1) % a.advisor.count  # the next page, round again after the last
-            return
-        r = RANKS.find(name) if len(name) == 1 else -1
-        s = SUITS.find(name) if len(name) == 1 else -1
-        refused = None
-        if r >= 0:
-            self.entry.rank = r  # cards only here: a second rank replaces the first, never a number
-        elif s >= 0:
-            refused = self.entry.suit_key(s)[1]
-        elif name == "OK":
-            refused = a.rank_cards(self.book.match, self.entry.cards)
-        if refused:
-            self.say(*display.wrap(" ".join(refused), 16, 3))
-
-    def _advice_short(self, name, a):
-        m = self.book.match
-        if name == "UNDO" and a.rank < 0 and self.entry.active():
-            self.entry.backspace()
-        elif name == "UNDO":
-            a.on = False  # back to the starter, nothing changed
-            self.entry.reset()
-        elif a.rank < 0:
-            a.side = (a.side + 1) % m.sides  # MENU: whose cards (the crib is theirs as dealer)
-        elif m.players == m.sides:
-            a.keep(m)
-            self.entry.reset()
-            self.say("%s hand kept:" % m.names[a.side], display.cards_text(a.kept[3]))
 
     # ---- keying cards and numbers -----------------------------------------------------------
 
@@ -396,8 +363,8 @@ class Controller:
     def _ok_alone(self, now):
         m = self.book.match
         a = self.advising
-        if a is not None and deal.context(m, self.settings, self.skip) == "show" and self._use_kept(now, a):
-            return
+        if a is not None and deal.context(m, self.settings, self.skip) == "show" and a.show(self, now):
+            return  # the hand kept in the advice, scored
         ph = m.phase()
         if ph == "cut":
             self.say("Key a card each,", "OK; or 1-%d OK" % m.players, "names the dealer")
@@ -425,17 +392,6 @@ class Controller:
             self.commit({"t": "game"})
         else:
             self.pending = Pending(P_EVENT, {"t": "_new"}, self.book.new_match_note())
-
-    def _use_kept(self, now, a):
-        # the hand kept in the advice scored at its show with OK alone (not when cards were laid)
-        m = self.book.match
-        nxt = m.next_show()
-        kept = a.kept_for(m, nxt)
-        if kept is None or deal.laid_cards(m):
-            return False
-        self.entry.cards = list(kept)
-        self._use_cards("show", now)
-        return True
 
     def _go(self):
         m = self.book.match

@@ -121,11 +121,10 @@ def rows(match, settings, shown):
         if n > 1 and not fault and shown[_STUCK] is None:
             # The status row says how to turn the page; the prompt keeps saying what comes next.
             out[match.sides] = "MENU=more %d/%d" % (shown[_PAGE] % n + 1, n)
-    elif shown[_ADVISING] is not None and shown[_ADVISING].on:
-        body = shown[_ADVISING].lines(match, shown[_ENTRY])
-        hint = shown[_ADVISING].hint()
-    elif shown[_ADVISING] is not None and shown[_CONTEXT] == "show" and _kept(match, shown):
-        body = ["kept " + cards_text(_kept(match, shown)), "OK=score them"]
+    elif shown[_ADVISING] is not None and shown[_ADVISING].rows(match, shown[_ENTRY], shown[_CONTEXT]):
+        # discard advice (board/advising.py), or the hand it kept for this show
+        body, h = shown[_ADVISING].rows(match, shown[_ENTRY], shown[_CONTEXT])
+        hint = h or hint
     elif shown[_ENTRY].active():
         body = _entry(match, shown)
     elif match.game_over or match.match_over:
@@ -148,10 +147,6 @@ def rows(match, settings, shown):
         out.append("")
     out.append(_fit(hint))
     return out
-
-
-def _kept(match, shown):
-    return shown[_ADVISING].kept_for(match, match.next_show())
 
 
 def _entry(match, shown):
