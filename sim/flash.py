@@ -5,14 +5,14 @@ import os
 
 import vfs
 
+# 352 blocks (1.4 MB): the filesystem a stock Pico (2 MB flash) MicroPython build leaves free.
 BLOCK = 4096  # the RP2040's flash erase sector, and the block size MicroPython's rp2 littlefs uses
-BLOCKS = 352  # 1.4 MB: the filesystem a stock Pico (2 MB flash) MicroPython build leaves free
 
 
 class FileBlockDevice:
     """The extended block protocol (offset reads/writes, erase) that vfs.VfsLfs2 drives."""
 
-    def __init__(self, path, blocks=BLOCKS, block_size=BLOCK):
+    def __init__(self, path, blocks=352, block_size=BLOCK):
         self.block_size = block_size
         self.blocks = blocks
         try:
@@ -48,7 +48,7 @@ class FileBlockDevice:
         self._f.close()
 
 
-def mount(image, mount_point="/flash", blocks=BLOCKS):
+def mount(image, mount_point="/flash", blocks=352):
     """Mount the littlefs in image (formatting a new or unreadable one) at mount_point; -> the device."""
     dev = FileBlockDevice(image, blocks)
     try:

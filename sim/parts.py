@@ -254,14 +254,11 @@ class SocketLink:
         self._flush()
 
 
-UID_FILE = "/board_uid"
-
-
 def board_uid(storage_dir):
     """The sim's stand-in for machine.unique_id(): 8 random bytes in hex, made the first time and
     kept in the sim's flash, so one flash image is one board to the laptop (and --fresh, a new
     image with a new journal, is another), never the board file's name that every sim shares."""
-    path = storage_dir + UID_FILE
+    path = storage_dir + "/board_uid"
     try:
         with open(path) as f:
             uid = f.read().strip()

@@ -7,8 +7,6 @@ import time
 
 from sim import script as simscript
 
-SETTLE_MS = 1500  # after the last step, before the end state is read
-
 
 class ScriptEnd(SystemExit):
     """Raised out of the firmware's scan when the script is done: the sim reads the end state."""
@@ -44,7 +42,7 @@ class Runner:
             self._step(step[2], step[3])
         if self._done_at is None:
             self._done_at = now
-        elif time.ticks_diff(now, self._done_at) >= SETTLE_MS and not hal.busy():
+        elif time.ticks_diff(now, self._done_at) >= 1500 and not hal.busy():  # settled 1.5 s after the end
             raise ScriptEnd(0)
 
     def _step(self, verb, args):
@@ -70,18 +68,18 @@ class Runner:
             self.failures.append(msg)
             hal.log("EXPECT FAILED " + msg)
 
-    def finish(self, journal_path, sides, names):
+    def finish(self, path, sides, names):
         """The end state, printed and checked -> (lines to print, exit code)."""
-        state = final_state(journal_path, sides)
+        state = final_state(path, sides)
         lines = report(state, names) + heap_report(self.hal)
-        self.failures += simscript.check_finals(self.script.finals(), state, names)
+        self.failures += simscript.check(self.script.finals(), state, names)
         for msg in self.failures:
             lines.append("EXPECT FAILED: " + msg)
         lines.append("expectations: %d checked, %d failed" % (self.script.expects, len(self.failures)))
         return lines, (1 if self.failures else 0)
 
 
-def final_state(journal_path, sides):
+def final_state(path, sides):
     """Replay the journal read-only with the game core, a "setup" record starting a new match."""
     from board.journal import Journal
     from cribbage import events
@@ -90,7 +88,7 @@ def final_state(journal_path, sides):
     gc.collect()
     m = None
     try:
-        for _, line in Journal(journal_path).records(0):
+        for _, line in Journal(path).records(0):
             ev = events.from_line(line)
             if ev.get("t") == "setup":
                 m = Match(ev)

@@ -18,8 +18,8 @@
 #   expect winner SIDE     at the end: the match winner
 #   quit                   stop at once, as a power cut: the end-of-script checks are skipped
 
-KEY_ALIASES = {"10": "T", "ENTER": "OK", "SCORE": "OK", "BACK": "UNDO"}
-FINAL = ("score", "game", "match", "winner")
+# Key aliases and the final expectations are written where used: a module-level name is one more
+# interned name in the sim ([name budget]).
 
 
 class ScriptError(ValueError):
@@ -51,7 +51,7 @@ def hole_number(token):
 
 
 def key_name(token, key_names):
-    name = KEY_ALIASES.get(token.upper(), token.upper())
+    name = {"10": "T", "ENTER": "OK", "SCORE": "OK", "BACK": "UNDO"}.get(token.upper(), token.upper())
     if name not in key_names:
         raise ScriptError("no key %r" % (token,))
     return name
@@ -170,7 +170,7 @@ class Script:
             self.count += 1
             if step[2] == "expect":
                 self.expects += 1
-        self._it = self._steps()
+        self.gen = self._steps()
         self.done = 0  # steps handed out
 
     def _steps(self):
@@ -186,7 +186,7 @@ class Script:
                     yield step
 
     def next(self):
-        for step in self._it:
+        for step in self.gen:
             self.done += 1
             return step
         return None
@@ -196,12 +196,12 @@ class Script:
         out = []
         for step in self._steps():
             args = step[3]
-            if step[2] == "expect" and args and args[0] in FINAL:
+            if step[2] == "expect" and args and args[0] in ("score", "game", "match", "winner"):
                 out.append(args)
         return out
 
 
-def check_finals(expects, state, side_names):
+def check(expects, state, side_names):
     """Compare the end state with the script's expectations -> list of failure messages.
 
     state: dict with "score" (fronts), "games" (list of fronts per finished game), "match"
@@ -212,11 +212,11 @@ def check_finals(expects, state, side_names):
         if what == "score":
             got = tuple(state["score"][: len(want)])
             if got != want:
-                bad.append("score %s, expected %s" % (_nums(got), _nums(want)))
+                bad.append("score %s, expected %s" % (_text(got), _text(want)))
         elif what == "match":
             got = tuple(state["match"][: len(want)])
             if got != want:
-                bad.append("match points %s, expected %s" % (_nums(got), _nums(want)))
+                bad.append("match points %s, expected %s" % (_text(got), _text(want)))
         elif what == "game":
             k, want_fronts = want[0], want[1:]
             games = state["games"]
@@ -225,7 +225,7 @@ def check_finals(expects, state, side_names):
             else:
                 got = tuple(games[k - 1][: len(want_fronts)])
                 if got != want_fronts:
-                    bad.append("game %d ended %s, expected %s" % (k, _nums(got), _nums(want_fronts)))
+                    bad.append("game %d ended %s, expected %s" % (k, _text(got), _text(want_fronts)))
         elif what == "winner":
             got = state["winner"]
             if got != want:
@@ -234,5 +234,5 @@ def check_finals(expects, state, side_names):
     return bad
 
 
-def _nums(t):
+def _text(t):
     return " ".join(str(x) for x in t)

@@ -11,29 +11,23 @@ import sys
 import vfs
 
 
-def mount(image):
-    """The image in a buffer of its own, mounted at /rom as the Pico's firmware mounts its ROM
-    partition; -> its size."""
+def boot(argv):
+    """The image (argv[1]) in a buffer of its own, mounted at /rom as the Pico's firmware mounts its ROM
+    partition; then main.py (argv[2]) is argv[0] with the options after it. One function and no
+    globals: each name here is one more interned name in the sim ([name budget]), a Pico has none."""
     gc.collect()
-    with open(image, "rb") as f:
+    with open(argv[1], "rb") as f:
         size = f.seek(0, 2)
         f.seek(0)
         flash = bytearray(size)
         f.readinto(flash)
     vfs.mount(vfs.VfsRom(flash), "/rom")
-    return size
-
-
-def boot(argv):
-    image, main = argv[1], argv[2]
-    size = mount(image)
     # The Pico's search path with a ROM partition, less the littlefs (main.py's own folder holds
     # the .mpy files of `--code ram`: they must not be found here).
-    sys.path[:] = ["/rom", "/rom/lib", ".frozen"]
-    sys.argv[:] = [main] + argv[3:] + ["--rom", str(size)]
-    return main
+    sys.path[:] = ["/rom", ".frozen"]
+    sys.argv[:] = [argv[2]] + argv[3:] + ["--rom", str(size)]
 
 
-_main = boot(sys.argv)
+boot(sys.argv)
 gc.collect()
-execfile(_main, {"__name__": "__main__", "__file__": _main})  # noqa: F821 (MicroPython's builtin)
+execfile(sys.argv[0], {"__name__": "__main__", "__file__": sys.argv[0]})  # noqa: F821 (MicroPython's builtin)

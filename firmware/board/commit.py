@@ -75,7 +75,7 @@ class Commit:
             j.rewrite(j.acked + 1, [events.to_line(self.match.setup)])
         self.recent = []
 
-    def new_match_note(self, text="New match?"):
+    def note(self, text="New match?"):  # the new-match note (named as a name the firmware has: [name budget])
         """The question before a new match, saying how many games (with a record past the laptop's
         acknowledged seq) the laptop has not stored: read from the journal, not a hot path."""
         n = 0

@@ -28,7 +28,7 @@ class Controller:
         key_names  the board file's key names, by key index
         book       board.commit.Commit: .match (read only here), .apply(ev) -> the completed event
                    (CribError: refused, nothing changed), .warning, .new_match(setup), .last(),
-                   .new_match_note(text) (the question, with the games no laptop has stored)
+                   .note(text) (the question, with the games no laptop has stored)
         settings   board.settings.Settings: read; the menu's OK .cycle(name, now); the guard's .reset()
         tracks()   the physical track of each side, by side (a tuple the app keeps)
         log(text)  the console
@@ -204,7 +204,7 @@ class Controller:
                 self._cancel()
             elif p.kind == P_GUARD:
                 p.choice = (p.choice + 1) % len(GUARD_CHOICES)
-                p.note = self.book.new_match_note(GUARD_CHOICES[p.choice] + "?")
+                p.note = self.book.note(GUARD_CHOICES[p.choice] + "?")
             elif p.ev is not None and p.ev.get("t") == "muggins":
                 # MENU turns the pages of what was missed (.hole: the page); past the last, the next
                 # side claims.
@@ -244,7 +244,7 @@ class Controller:
             self._long_used |= bit | (1 << other)
             self.entry.reset()
             self.menu = -1
-            self.pending = Pending(P_GUARD, None, self.book.new_match_note(GUARD_CHOICES[0] + "?"))
+            self.pending = Pending(P_GUARD, None, self.book.note(GUARD_CHOICES[0] + "?"))
         elif name == "MENU":
             self._long_used |= bit
             a = self.advising
@@ -391,7 +391,7 @@ class Controller:
         elif ph == "game over":
             self.commit({"t": "game"})
         else:
-            self.pending = Pending(P_EVENT, {"t": "_new"}, self.book.new_match_note())
+            self.pending = Pending(P_EVENT, {"t": "_new"}, self.book.note())
 
     def _go(self):
         m = self.book.match

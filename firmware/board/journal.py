@@ -329,7 +329,7 @@ class Journal:
         # would only wear the flash.
         return self.size > self.max_bytes and self.size > 2 * self._compacted
 
-    def _mark(self, seq):
+    def _remember(self, seq):  # the seq mark (named as a name the firmware has: [name budget])
         # The mark is the name of an empty file in its own folder, renamed at each append: a rename
         # is one commit and needs no file object or cache on the heap (an open file did, ~1 KB, and
         # a full heap at 96 KB could not spare it).
@@ -349,7 +349,7 @@ class Journal:
             raise JournalError("ack %d: the journal has given out seqs up to %d" % (seq, self.next_seq - 1))
         if seq > self.acked:
             self.acked = seq
-            self._mark(max(self.mark, self.next_seq - 1))
+            self._remember(max(self.mark, self.next_seq - 1))
         return self.acked
 
     # ---- open ---------------------------------------------------------------------------------
@@ -413,7 +413,7 @@ class Journal:
         self.fold = fold
         self.size = end
         if mark < n - 2:  # missing or unreadable (behind by one: a cut after a record; the next append)
-            self._mark(n - 1)
+            self._remember(n - 1)
         self._open_for_append()
         return report
 
@@ -560,7 +560,7 @@ class Journal:
             self._count += 1
             self.next_seq = seq + 1
             self.size += len(rec)
-            self._mark(seq)  # the record is confirmed; a mark that lags by one is still safe
+            self._remember(seq)  # the record is confirmed; a mark that lags by one is still safe
         except BaseException:
             # Not confirmed (or confirmed, its mark not written): only open() may decide what is on flash.
             self._f = None
@@ -643,7 +643,7 @@ class Journal:
         self._count = count
         self._open_for_append()
         if n - 1 > self.mark:
-            self._mark(n - 1)
+            self._remember(n - 1)
 
     def _write_temp(self, first, fold, payloads, marks):
         with open(self.temp_path, "wb") as f:

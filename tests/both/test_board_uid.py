@@ -31,7 +31,7 @@ def test_sim_board_uid_is_made_once_per_flash_and_kept():
         uid = simparts.board_uid(one)
         assert len(uid) == 16 and int(uid, 16) >= 0
         assert simparts.board_uid(one) == uid  # the same flash: the same board, boot after boot
-        with open(one + simparts.UID_FILE) as f:
+        with open(one + "/board_uid") as f:
             assert f.read().strip() == uid
         other = simparts.board_uid(two)
         assert other != uid  # another flash image (--fresh, another sim-data): another board
@@ -44,7 +44,7 @@ def test_sim_board_uid_is_made_once_per_flash_and_kept():
 def test_a_damaged_uid_file_is_replaced_not_sent():
     d = scratch_dir()
     try:
-        with open(d + simparts.UID_FILE, "w") as f:
+        with open(d + "/board_uid", "w") as f:
             f.write("cribboard-ref-1\n")
         uid = simparts.board_uid(d)
         assert len(uid) == 16 and uid != "cribboard-ref-1"

@@ -100,8 +100,8 @@ def test_script_errors_name_the_line():
 def test_end_state_checks():
     state = {"score": [121, 95], "games": [[121, 80], [70, 121]], "match": [3, 2], "winner": 0}
     ok = [("score", (121, 95)), ("game", (2, 70, 121)), ("match", (3, 2)), ("winner", 0)]
-    assert simscript.check_finals(ok, state, SIDES) == []
-    bad = simscript.check_finals([("game", (3, 121, 1)), ("winner", 1), ("score", (121, 96))], state, SIDES)
+    assert simscript.check(ok, state, SIDES) == []
+    bad = simscript.check([("game", (3, 121, 1)), ("winner", 1), ("score", (121, 96))], state, SIDES)
     assert bad == [
         "game 3 never finished (2 games finished)",
         "match winner red, expected blue",
