@@ -24,8 +24,17 @@ PICO_HEAP_SCALE = 1.42  # unix port heap -> Pico heap (docs/memory.md)
 
 
 def micropython_figures():
-    out = subprocess.check_output([_micropython(), "-X", "heapsize=2m", os.path.join(HERE, "mp_advice.py"),
-                                   os.path.join(ROOT, "firmware")], cwd=ROOT, text=True)
+    out = subprocess.check_output(
+        [
+            _micropython(),
+            "-X",
+            "heapsize=2m",
+            os.path.join(HERE, "mp_advice.py"),
+            os.path.join(ROOT, "firmware"),
+        ],
+        cwd=ROOT,
+        text=True,
+    )
     return json.loads(out.strip().splitlines()[-1])
 
 
@@ -45,14 +54,20 @@ def main():
     print("advice, every discard ranked (best of 3):")
     print("  %-6s %12s %14s %16s" % ("form", "CPython", "MicroPython", "Pico estimate"))
     missed = False
-    for form, cards in (("six", [17, 16, 19, 42, 15, 22]), ("five", [17, 16, 41, 13, 21]),
-                        ("three", [17, 16, 41, 13, 21]), ("four", [17, 16, 41, 13, 21])):
+    for form, cards in (
+        ("six", [17, 16, 19, 42, 15, 22]),
+        ("five", [17, 16, 41, 13, 21]),
+        ("three", [17, 16, 41, 13, 21]),
+        ("four", [17, 16, 41, 13, 21]),
+    ):
         us = mp["us_" + form]
         pico = us * PICO_FACTOR / 1e6
         missed |= pico > GOAL_S
         print("  %-6s %9.1f ms %11.1f ms %13.2f s" % (form, cpython_us(form, cards) / 1e3, us / 1e3, pico))
-    print("heap on the unix port: crib tables %d B, advice module + Advisor %d B (Pico ~/%.2f)"
-          % (mp["heap_tables"], mp["heap_advice"], PICO_HEAP_SCALE))
+    print(
+        "heap on the unix port: crib tables %d B, advice module + Advisor %d B (Pico ~/%.2f)"
+        % (mp["heap_tables"], mp["heap_advice"], PICO_HEAP_SCALE)
+    )
     if missed:
         print("GOAL MISSED: advice over %.1f s on the Pico estimate" % GOAL_S)
     try:

@@ -7,6 +7,7 @@
   (littlefs, 4 KB erase blocks, 256-byte programs, 1408 KB filesystem);
 - what that means for flash life: games until the filesystem's blocks reach their erase cycles.
 """
+
 import json
 import os
 import subprocess

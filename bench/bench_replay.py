@@ -6,6 +6,7 @@ estimate multiplies by PICO_FACTOR, the team's rule of thumb for an RP2040 again
 The heap figures come from running a live three-game match and its journal replay in small heaps,
 with the modules precompiled by mpy-cross as they are deployed.
 """
+
 import os
 import subprocess
 import sys
@@ -114,10 +115,14 @@ def main():
     pico = boot_us * PICO_FACTOR / 1e6
     verdict = "GOAL MET" if pico <= GOAL_S else "GOAL MISSED"
     # Lines already in RAM: the journal's read and checksum come on top (bench_journal times it all).
-    print("  %s for the game part alone: %.1f ms unix -> %.2f s Pico (x%d), goal %.1f s for the whole boot"
-          % (verdict, boot_us / 1000, pico, PICO_FACTOR, GOAL_S))
-    print("  one undo at the end: %s us; %s checkpoints; compact log %s bytes; Match %s bytes live"
-          % (t["undo_us"], t["checkpoints"], t["log_bytes"], t["match_live_bytes"]))
+    print(
+        "  %s for the game part alone: %.1f ms unix -> %.2f s Pico (x%d), goal %.1f s for the whole boot"
+        % (verdict, boot_us / 1000, pico, PICO_FACTOR, GOAL_S)
+    )
+    print(
+        "  one undo at the end: %s us; %s checkpoints; compact log %s bytes; Match %s bytes live"
+        % (t["undo_us"], t["checkpoints"], t["log_bytes"], t["match_live_bytes"])
+    )
     rows = [(k, int(n), int(us), int(b)) for k, n, us, b in t["type"]]
     total = sum(us for _k, _n, us, _b in rows) or 1
     print("  the trusted fold by event type (each event timed alone: the timer's cost included):")
@@ -134,8 +139,10 @@ def main():
             code = int(fig["code_bytes"])
             live = int(fig["live_peak_bytes"])
             replay = int(fig["replay_peak_bytes"])
-            print("  -X heapsize=%dk: fits. code loaded %d B; data above it: live peak %d B, replay peak %d B"
-                  % (k, code, live - code, replay - code))
+            print(
+                "  -X heapsize=%dk: fits. code loaded %d B; data above it: live peak %d B, replay peak %d B"
+                % (k, code, live - code, replay - code)
+            )
         else:
             print("  -X heapsize=%dk: does not fit (%s)" % (k, err))
     print("  (this unix port is 64-bit: objects and code take roughly 1.4x what they take on a Pico)")

@@ -13,6 +13,7 @@ The USB estimate takes the slower of two limits:
   (TinyUSB, 64-byte bulk packets, the stdout path): we assume USB_BYTES_S = 500 KB/s, a middle value
   between what is reported for rp2 CDC (a few hundred KB/s to about 1 MB/s); it is an assumption.
 """
+
 import os
 import pathlib
 import random
@@ -65,8 +66,15 @@ def measure():
     journal = write_journal(os.path.join(tmp, "journal.log"), events)
     with LinkServer(journal) as server:
         rep, wall, cpu, nbytes = _timed_sync(server.url, os.path.join(tmp, "h.sqlite3"), server.proc.pid)
-    r = {"games": GAMES, "events": rep.added, "pages": rep.pages, "bytes": nbytes, "wall_s": wall,
-         "board_cpu_s": cpu, "journal_bytes": os.path.getsize(journal)}
+    r = {
+        "games": GAMES,
+        "events": rep.added,
+        "pages": rep.pages,
+        "bytes": nbytes,
+        "wall_s": wall,
+        "board_cpu_s": cpu,
+        "journal_bytes": os.path.getsize(journal),
+    }
     # the whole simulator: one three-game match played by script, then synced through the app's loop
     data, _match = flash_with_match(pathlib.Path(tmp), seed=7, games=3)
     with Sim(data) as sim:

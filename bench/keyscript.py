@@ -69,8 +69,9 @@ class KeyedMatch(MatchPlayer):
 
     def expectations(self):
         m = self.m
-        out = ["expect game %d %s" % (k + 1, " ".join(str(f) for f in res[4]))
-               for k, res in enumerate(m.results)]
+        out = [
+            "expect game %d %s" % (k + 1, " ".join(str(f) for f in res[4])) for k, res in enumerate(m.results)
+        ]
         out.append("expect match %s" % " ".join(str(p) for p in m.match_points))
         return out
 

@@ -63,7 +63,7 @@ class MatchPlayer:
             cards = [deck.pop() for _ in range(self.dealt)]
             rng.shuffle(cards)
             crib.extend(cards[: self.to_crib])
-            hands.append(cards[self.to_crib:])
+            hands.append(cards[self.to_crib :])
         for _ in range(self.extra):
             crib.append(deck.pop())
         self.do(events.starter(deck.pop()))

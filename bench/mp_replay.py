@@ -6,6 +6,7 @@ micropython -X heapsize=64k bench/mp_replay.py heap PATH [MPY_DIR]
     MPY_DIR: modules precompiled by mpy-cross (as deployed to the board), found first; compiling
     the sources on the device itself would need more heap than running them.
 """
+
 import gc
 import sys
 import time
@@ -58,8 +59,20 @@ def bench(n):
     lines = [to_line(ev) for ev in match_events(fmt="acc", games=99, max_events=n)]
     gc.collect()
     report = {"events": len(lines) - 1, "journal_bytes": sum(len(x) + 1 for x in lines)}
-    order = ["events", "journal_bytes", "undos", "shows_keyed", "parse_us", "apply_trusted_us",
-             "boot_replay_us", "apply_recount_us", "undo_us", "log_bytes", "checkpoints", "match_live_bytes"]
+    order = [
+        "events",
+        "journal_bytes",
+        "undos",
+        "shows_keyed",
+        "parse_us",
+        "apply_trusted_us",
+        "boot_replay_us",
+        "apply_recount_us",
+        "undo_us",
+        "log_bytes",
+        "checkpoints",
+        "match_live_bytes",
+    ]
     parsed = [from_line(x) for x in lines]
     kinds = {}
     for ev in parsed[1:]:

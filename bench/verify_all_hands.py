@@ -127,10 +127,13 @@ def main():
     bad += compare("hand", hand, PUBLISHED_HAND)
     bad += compare("crib", crib, PUBLISHED_CRIB)
     derived, moved = derive_crib_from_hand()
-    print("crib table derived from the published hand table (%d four-card flushes re-scored "
-          "by the reference scorer): %s" % (moved, "equal" if derived == PUBLISHED_CRIB else "DIFFERENT"))
-    bad += compare("crib derived from the published hand table", [derived[p] for p in range(30)],
-                   PUBLISHED_CRIB)
+    print(
+        "crib table derived from the published hand table (%d four-card flushes re-scored "
+        "by the reference scorer): %s" % (moved, "equal" if derived == PUBLISHED_CRIB else "DIFFERENT")
+    )
+    bad += compare(
+        "crib derived from the published hand table", [derived[p] for p in range(30)], PUBLISHED_CRIB
+    )
     if bad:
         print("\n".join(["MISMATCH"] + bad))
         return 1

@@ -8,6 +8,7 @@
 Every event is the completed dict Match.apply returned, so each one can be journaled as it is.
 The deck is shuffled by a small LCG: the same seed gives the same match on both interpreters.
 """
+
 from cribbage import events as E
 from cribbage.cards import pip
 from cribbage.game import Match
@@ -45,8 +46,19 @@ def has_scorer():
 _HAND_POINTS = (0, 2, 2, 4, 4, 4, 5, 6, 6, 7, 8, 8, 9, 10, 12, 12, 14, 16, 20, 24)
 
 
-def match_events(seed=1, form="six", fmt="acc", games=3, muggins=False, three="all", slips=True,
-                 max_events=None, names=None, cards=None, sink=None):
+def match_events(
+    seed=1,
+    form="six",
+    fmt="acc",
+    games=3,
+    muggins=False,
+    three="all",
+    slips=True,
+    max_events=None,
+    names=None,
+    cards=None,
+    sink=None,
+):
     """The events of a whole match (set-up first), played out by simple players.
 
     slips: now and then a wrong peg is made and undone, and a correction is made and taken back,

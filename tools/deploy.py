@@ -126,8 +126,11 @@ def plan(local, device):
     """local: {device path: hash} to ship; device: {path: hash} found on the board.
     -> (paths to copy, sorted; paths to delete: ours on the board that we no longer ship)."""
     copy = sorted(p for p in local if device.get(p) != local[p])
-    delete = sorted(p for p in device if p not in local and p != DRIVER
-                    and (p in OWNED_FILES or p.split("/", 1)[0] in OWNED_DIRS))
+    delete = sorted(
+        p
+        for p in device
+        if p not in local and p != DRIVER and (p in OWNED_FILES or p.split("/", 1)[0] in OWNED_DIRS)
+    )
     return copy, delete
 
 
@@ -175,8 +178,16 @@ def driver_file(dest):
 def bootsel_drives():
     """Picos waiting in BOOTSEL mode (no MicroPython yet): their USB drives, or their sysfs entries."""
     found = []
-    for pattern in ("/media/*/RPI-RP2", "/media/*/RP2350", "/run/media/*/RPI-RP2", "/run/media/*/RP2350",
-                    "/media/RPI-RP2", "/media/RP2350", "/Volumes/RPI-RP2", "/Volumes/RP2350"):
+    for pattern in (
+        "/media/*/RPI-RP2",
+        "/media/*/RP2350",
+        "/run/media/*/RPI-RP2",
+        "/run/media/*/RP2350",
+        "/media/RPI-RP2",
+        "/media/RP2350",
+        "/Volumes/RPI-RP2",
+        "/Volumes/RP2350",
+    ):
         found += glob.glob(pattern)
     if found:
         return found
@@ -200,13 +211,19 @@ def pico_ports():
 
 def no_board_message(port):
     if bootsel_drives():
-        return ("a Pico is in BOOTSEL mode (a USB drive, no MicroPython on it yet): copy the RPI_PICO "
-                "MicroPython .uf2 onto it first, see %s" % FIRST_FLASH)
+        return (
+            "a Pico is in BOOTSEL mode (a USB drive, no MicroPython on it yet): copy the RPI_PICO "
+            "MicroPython .uf2 onto it first, see %s" % FIRST_FLASH
+        )
     if port != "auto":
         return "no board at %s: is it plugged in? (a new Pico needs MicroPython first: %s)" % (
-            port, FIRST_FLASH)
-    return ("no board attached: plug the Pico in over USB. A new Pico needs MicroPython first (hold "
-            "BOOTSEL while plugging it in, copy the RPI_PICO .uf2 onto the drive): %s" % FIRST_FLASH)
+            port,
+            FIRST_FLASH,
+        )
+    return (
+        "no board attached: plug the Pico in over USB. A new Pico needs MicroPython first (hold "
+        "BOOTSEL while plugging it in, copy the RPI_PICO .uf2 onto the drive): %s" % FIRST_FLASH
+    )
 
 
 def find_board(port):
@@ -214,8 +231,10 @@ def find_board(port):
     if port == "auto":
         found = pico_ports()
         if len(found) > 1:
-            raise SystemExit("%d Picos attached (%s): choose one with make deploy PORT=..." % (
-                len(found), ", ".join(found)))
+            raise SystemExit(
+                "%d Picos attached (%s): choose one with make deploy PORT=..."
+                % (len(found), ", ".join(found))
+            )
         return found[0] if found else None
     if port.startswith("/dev/") and not os.path.exists(port):
         return None
@@ -255,8 +274,18 @@ def device_rom(port, image_size):
 
 
 def parse(argv):
-    o = {"port": "auto", "dry_run": False, "march": None, "full": False, "driver": True, "reset": True,
-         "ask_device": False, "manifest": None, "code": "auto", "board": BOARD}
+    o = {
+        "port": "auto",
+        "dry_run": False,
+        "march": None,
+        "full": False,
+        "driver": True,
+        "reset": True,
+        "ask_device": False,
+        "manifest": None,
+        "code": "auto",
+        "board": BOARD,
+    }
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -277,8 +306,9 @@ def parse(argv):
             raise SystemExit("unknown option %r (see the top of tools/deploy.py)" % (a,))
         i += 1
     if not os.path.isfile(o["board"]):
-        raise SystemExit("--board %s: no such file (a board definition, like hardware/board.json)"
-                         % o["board"])
+        raise SystemExit(
+            "--board %s: no such file (a board definition, like hardware/board.json)" % o["board"]
+        )
     if o["code"] not in ("auto", "rom", "frozen", "ram"):
         raise SystemExit("--code %r: give auto (ask the board), rom, frozen or ram" % (o["code"],))
     return o
@@ -294,8 +324,15 @@ def main(argv):
         o["port"] = board
     if not ask:
         # A dry run asks no board: say whether one is there at all (on stderr: stdout is the plan).
-        print("dry run: %s" % ("the board at %s is not asked (--ask-device asks it)" % board
-                               if board is not None else no_board_message(o["port"])), file=sys.stderr)
+        print(
+            "dry run: %s"
+            % (
+                "the board at %s is not asked (--ask-device asks it)" % board
+                if board is not None
+                else no_board_message(o["port"])
+            ),
+            file=sys.stderr,
+        )
     march = o["march"] or (board_march(o["port"]) if ask else "armv6m")
     dest, files = local_files(march, o["board"])
     manifest = o["manifest"] or os.path.join(dest, "manifest.json")
@@ -309,8 +346,10 @@ def main(argv):
     if ask and code != "ram":
         rom = device_rom(o["port"], size)
         if code == "rom" and rom["size"] < size:
-            raise SystemExit("--code rom: the board has %s (the image is %d bytes)" % (
-                "no ROM partition" if not rom["size"] else "a %d-byte ROM partition" % rom["size"], size))
+            raise SystemExit(
+                "--code rom: the board has %s (the image is %d bytes)"
+                % ("no ROM partition" if not rom["size"] else "a %d-byte ROM partition" % rom["size"], size)
+            )
         if code == "auto":
             code = "frozen" if rom["frozen"] else "rom" if rom["size"] >= size else "ram"
     elif code == "auto":
@@ -335,8 +374,10 @@ def main(argv):
     need_driver = o["driver"] and DRIVER not in device
     driver = driver_file(dest) if need_driver else None
     if need_driver and driver is None:
-        print("the SSD1306 driver is not installed on this laptop (pip install -r requirements.txt): "
-              "the board will run without its display")
+        print(
+            "the SSD1306 driver is not installed on this laptop (pip install -r requirements.txt): "
+            "the board will run without its display"
+        )
     if driver is not None:
         files[DRIVER] = driver
         copy.append(DRIVER)
@@ -347,8 +388,10 @@ def main(argv):
     else:
         where = "modules on littlefs"
     among = ", the ssd1306 driver among them" if driver else ""
-    print("deploy for %s, %s, compared with %s: %d of %d files to copy, %d to delete%s" % (
-        march, where, source, len(copy), len(files), len(delete), among))
+    print(
+        "deploy for %s, %s, compared with %s: %d of %d files to copy, %d to delete%s"
+        % (march, where, source, len(copy), len(files), len(delete), among)
+    )
     for p in copy:
         print("  copy   %s" % p)
     for p in delete:
@@ -360,7 +403,8 @@ def main(argv):
     if copy or delete:
         dirs = sorted({p.rsplit("/", 1)[0] for p in copy if "/" in p})
         mk = "import os\nfor d in %r:\n    try:\n        os.mkdir(d)\n    except OSError:\n        pass\n" % (
-            [d for d in _parents(dirs)],)
+            [d for d in _parents(dirs)],
+        )
         args = ["exec", mk]
         for p in copy:
             args += ["+", "fs", "cp", files[p], ":" + p]

@@ -17,12 +17,14 @@ NAMES = ("red", "blue")
 
 def script(km, seed):
     m = km.m
-    out = ["# A three-game ACC match (six-card, to 121) played on the board's keys and holes.",
-           "# Written by tools/match3.py --seed %d from the core's own play of it; the" % seed,
-           "# expectations at the end are the core's results, checked against the journal",
-           "# on the sim's flash.",
-           "# make sim ARGS=\"--script sim/match3.script\"   (add --headless to see only the result)",
-           ""]
+    out = [
+        "# A three-game ACC match (six-card, to 121) played on the board's keys and holes.",
+        "# Written by tools/match3.py --seed %d from the core's own play of it; the" % seed,
+        "# expectations at the end are the core's results, checked against the journal",
+        "# on the sim's flash.",
+        '# make sim ARGS="--script sim/match3.script"   (add --headless to see only the result)',
+        "",
+    ]
     out += km.lines
     out.append("")
     out += km.expectations()

@@ -78,8 +78,9 @@ def _options(argv):
         rest.append(argv[i])
         i += 1
     if found["code"] not in CODES:
-        raise SystemExit("--code %r: give rom (the modules in flash) or ram (loaded into the heap)"
-                         % (found["code"],))
+        raise SystemExit(
+            "--code %r: give rom (the modules in flash) or ram (loaded into the heap)" % (found["code"],)
+        )
     return found["heap"], found["code"], rest
 
 
@@ -115,8 +116,10 @@ def lock_flash(data):
         holder = os.read(fd, 32).decode("ascii", "replace").strip() or "?"
         os.close(fd)
         image = os.path.join(data, "flash.img")
-        raise SystemExit("sim: another simulator (pid %s) is running on %s: quit it first (Ctrl-C), or "
-                         "give this one a flash of its own with --data DIR" % (holder, image))
+        raise SystemExit(
+            "sim: another simulator (pid %s) is running on %s: quit it first (Ctrl-C), or "
+            "give this one a flash of its own with --data DIR" % (holder, image)
+        )
     os.ftruncate(fd, 0)
     os.write(fd, b"%d\n" % os.getpid())  # execv keeps the pid: it is the sim's
     os.set_inheritable(fd, True)  # held across execv, released when the sim exits however it ends
@@ -161,8 +164,11 @@ def main(argv):
     extra = " + %d KB for drawing" % (DRAWING_HEAP // 1024) if "--headless" not in argv else ""
     code = _options(argv)[1]
     where = "code in ROM (the image outside that heap)" if code == "rom" else "code in RAM"
-    print("sim: Pico heap %d KB = %d KB on this 64-bit unix port (x%.2f)%s, %s"
-          % (pico // 1024, int(pico * HEAP_RATIO) // 1024, HEAP_RATIO, extra, where), flush=True)
+    print(
+        "sim: Pico heap %d KB = %d KB on this 64-bit unix port (x%.2f)%s, %s"
+        % (pico // 1024, int(pico * HEAP_RATIO) // 1024, HEAP_RATIO, extra, where),
+        flush=True,
+    )
     os.execv(cmd[0], cmd)
 
 

@@ -13,11 +13,44 @@ from board.crc import crc32
 CACHE_VERSION = 1
 # Every attribute of a Board but layout, in the cache as JSON values: hole maps as lists, and
 # these as lists of lists that go back to tuples.
-ATTRS = ("format", "name", "id", "sides", "pins", "led_type", "led_order", "led_count", "led_pins",
-         "led_chains", "led_chain_start", "led_power_pin", "led_track", "led_start", "led_game", "led_record",
-         "record_count", "led_dealer", "sensor_kind", "sensor_chips", "sensor_bits", "sensor_spi",
-         "sensor_baud", "sensor_active_low", "sensor_track", "sensor_start", "sensor_game", "sensor_fixed",
-         "key_rows", "key_cols", "key_names", "display", "side_names", "colours", "brightness", "power")
+ATTRS = (
+    "format",
+    "name",
+    "id",
+    "sides",
+    "pins",
+    "led_type",
+    "led_order",
+    "led_count",
+    "led_pins",
+    "led_chains",
+    "led_chain_start",
+    "led_power_pin",
+    "led_track",
+    "led_start",
+    "led_game",
+    "led_record",
+    "record_count",
+    "led_dealer",
+    "sensor_kind",
+    "sensor_chips",
+    "sensor_bits",
+    "sensor_spi",
+    "sensor_baud",
+    "sensor_active_low",
+    "sensor_track",
+    "sensor_start",
+    "sensor_game",
+    "sensor_fixed",
+    "key_rows",
+    "key_cols",
+    "key_names",
+    "display",
+    "side_names",
+    "colours",
+    "brightness",
+    "power",
+)
 _MAPS = ("led_track", "led_start", "led_record", "sensor_track", "sensor_start")
 _TUPLES = ("sensor_fixed", "colours")
 

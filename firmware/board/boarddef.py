@@ -4,8 +4,28 @@
 # array("H") (2 bytes an entry instead of an 8-byte list slot and a boxed int on a 64-bit port).
 from cribbage.errors import CribError
 
-KEYS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K",
-        "S", "H", "D", "C", "OK", "UNDO", "MENU")
+KEYS = (
+    "A",
+    "2",
+    "3",
+    "4",
+    "5",
+    "6",
+    "7",
+    "8",
+    "9",
+    "T",
+    "J",
+    "Q",
+    "K",
+    "S",
+    "H",
+    "D",
+    "C",
+    "OK",
+    "UNDO",
+    "MENU",
+)
 
 
 class BoardFileError(CribError):

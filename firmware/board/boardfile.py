@@ -96,7 +96,7 @@ def _show(v):
         return "an object"
     if isinstance(v, str) and len(v) > 20:
         return repr(v[:20]) + "..."
-    if type(v) is int and not -10**9 < v < 10**9:
+    if type(v) is int and not -(10**9) < v < 10**9:
         return "a %d-digit number" % len(str(abs(v)))
     return repr(v)
 
@@ -227,8 +227,18 @@ def _pins(chk, src, b):
     pins = chk.get(src, "pins", "")
     chk.get(pins, "led_data", "pins")  # an object, not null, a number or a list
     claims = _Claims(chk, "pins", 0, "GP")
-    known = ("led_data", "led_power", "sensor_sck", "sensor_mosi", "sensor_miso", "sensor_latch",
-             "key_rows", "key_cols", "display_sda", "display_scl")
+    known = (
+        "led_data",
+        "led_power",
+        "sensor_sck",
+        "sensor_mosi",
+        "sensor_miso",
+        "sensor_latch",
+        "key_rows",
+        "key_cols",
+        "display_sda",
+        "display_scl",
+    )
     for key in pins:
         if key not in known:
             chk.fail("pins." + key, "unknown pin role (known: %s)" % ", ".join(known))
@@ -302,8 +312,10 @@ def _leds(chk, src, b):
     claims.claim(b.led_game, ("game",))
     unused = [i for i in range(n) if claims.owner[i] is None]
     if unused:
-        chk.fail("leds.chains", "%d LEDs in the chains are not mapped to any hole (first: LED %d)"
-                 % (len(unused), unused[0]))
+        chk.fail(
+            "leds.chains",
+            "%d LEDs in the chains are not mapped to any hole (first: LED %d)" % (len(unused), unused[0]),
+        )
 
 
 def _sensors(chk, src, b):
@@ -320,8 +332,11 @@ def _sensors(chk, src, b):
     bus = b.sensor_spi
     for role, table in (("sensor_sck", _SPI_SCK), ("sensor_mosi", _SPI_MOSI), ("sensor_miso", _SPI_MISO)):
         if b.pins[role] not in table[bus]:
-            chk.fail("pins." + role, "GP%d cannot be %s of SPI%d (use one of %s)"
-                     % (b.pins[role], role[7:].upper(), bus, table[bus]))
+            chk.fail(
+                "pins." + role,
+                "GP%d cannot be %s of SPI%d (use one of %s)"
+                % (b.pins[role], role[7:].upper(), bus, table[bus]),
+            )
     claims = _Claims(chk, "sensors", b.sensor_bits, "sensor bit")
     b.sensor_track = _side_lists(chk, sen, "track", b.sides, TRACK, claims, "sensors")
     b.sensor_start = _side_lists(chk, sen, "start", b.sides, 2, claims, "sensors")
@@ -370,10 +385,21 @@ def _display(chk, src, b):
     chk.int_(chk.get(d, "freq", "display"), "display.freq", 10000, 1000000)
     for role, table in (("display_sda", _I2C_SDA), ("display_scl", _I2C_SCL)):
         if b.pins[role] not in table[bus]:
-            chk.fail("pins." + role, "GP%d cannot be %s of I2C%d (use one of %s)"
-                     % (b.pins[role], role[8:].upper(), bus, table[bus]))
-    b.display = {"type": d["type"], "i2c": bus, "sda": b.pins["display_sda"], "scl": b.pins["display_scl"],
-                 "address": d["address"], "width": d["width"], "height": d["height"], "freq": d["freq"]}
+            chk.fail(
+                "pins." + role,
+                "GP%d cannot be %s of I2C%d (use one of %s)"
+                % (b.pins[role], role[8:].upper(), bus, table[bus]),
+            )
+    b.display = {
+        "type": d["type"],
+        "i2c": bus,
+        "sda": b.pins["display_sda"],
+        "scl": b.pins["display_scl"],
+        "address": d["address"],
+        "width": d["width"],
+        "height": d["height"],
+        "freq": d["freq"],
+    }
 
 
 def _sides(chk, src, b):
@@ -395,12 +421,16 @@ def _power(chk, src, b):
     for key in ("supply_ma", "budget_ma", "idle_ma_per_led", "ma_per_channel", "mcu_ma", "display_ma"):
         chk.num(chk.get(p, key, "power"), "power." + key)
     if p["budget_ma"] > p["supply_ma"]:
-        chk.fail("power.budget_ma", "%r mA is more than the supply's %r mA"
-                 % (p["budget_ma"], p["supply_ma"]))
+        chk.fail(
+            "power.budget_ma", "%r mA is more than the supply's %r mA" % (p["budget_ma"], p["supply_ma"])
+        )
     fixed = p["mcu_ma"] + p["display_ma"] + p["idle_ma_per_led"] * b.led_count
     if p["budget_ma"] < fixed:
-        chk.fail("power.budget_ma", "%r mA does not cover the Pico, the display and the idle draw of %d LEDs "
-                 "(%d mA estimated)" % (p["budget_ma"], b.led_count, int(fixed + 0.999)))
+        chk.fail(
+            "power.budget_ma",
+            "%r mA does not cover the Pico, the display and the idle draw of %d LEDs "
+            "(%d mA estimated)" % (p["budget_ma"], b.led_count, int(fixed + 0.999)),
+        )
     b.power = p
 
 

@@ -27,6 +27,7 @@ own, so littlefs keeps it in another metadata pair than the journal's) records t
 given, and open() continues after max(journal, mark); a mark above the journal's end is reported as
 a rollback. The mark also keeps the seq the laptop acknowledged (ack()).
 """
+
 import os
 
 from board.crc import crc32
@@ -510,8 +511,10 @@ class Journal:
         with open(self.path, "rb") as src:
             if out:
                 with open(self.bad_path, "ab") as dst:
-                    dst.write(b"# set aside at open: from seq %d, %d records, %d bytes: %s\n" % (
-                        report.bad_seq, report.dropped, report.dropped_bytes, report.reason.encode()))
+                    dst.write(
+                        b"# set aside at open: from seq %d, %d records, %d bytes: %s\n"
+                        % (report.bad_seq, report.dropped, report.dropped_bytes, report.reason.encode())
+                    )
                     for i in range(0, len(out), 2):
                         src.seek(out[i])
                         if _copy(src, dst, out[i + 1] - out[i], buf) != 10:

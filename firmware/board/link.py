@@ -16,8 +16,19 @@ NOTE_MAX = 40  # characters of a proposal's note (one display row or two)
 _SEP = (",", ":")
 _EVENT_PUSH = b'{"push":"event",'  # how appended() starts an event push (the outbox's others: verdicts)
 _SPLICE = "@events@"  # placeholder replaced by the spliced event lines in an events reply
-_OPS = ("hello", "state", "events", "subscribe", "unsubscribe", "settings", "propose", "pending", "cancel",
-        "ack", "aside")
+_OPS = (
+    "hello",
+    "state",
+    "events",
+    "subscribe",
+    "unsubscribe",
+    "settings",
+    "propose",
+    "pending",
+    "cancel",
+    "ack",
+    "aside",
+)
 
 
 class LinkError(Exception):
@@ -94,9 +105,33 @@ def _field(req, name, kind, default=None, required=False):
     return v
 
 
-_STATE_ATTRS = ("form", "fmt", "players", "sides", "names", "target", "games", "to", "muggins", "dealer",
-                "dealer_side", "deal_no", "game_no", "starter", "game_over", "winner", "match_over",
-                "match_winner", "front", "back", "skunk", "match_points", "wins", "last_show", "muggins_due")
+_STATE_ATTRS = (
+    "form",
+    "fmt",
+    "players",
+    "sides",
+    "names",
+    "target",
+    "games",
+    "to",
+    "muggins",
+    "dealer",
+    "dealer_side",
+    "deal_no",
+    "game_no",
+    "starter",
+    "game_over",
+    "winner",
+    "match_over",
+    "match_winner",
+    "front",
+    "back",
+    "skunk",
+    "match_points",
+    "wins",
+    "last_show",
+    "muggins_due",
+)
 
 
 def _plain(v):
@@ -122,8 +157,12 @@ def state_of(match):
         s["next_show"] = _plain(nxt())
     play = getattr(match, "play", None)
     if play is not None:
-        s["play"] = {"count": play.count, "current": _plain(play.current), "turn": play.turn,
-                     "over": play.over}
+        s["play"] = {
+            "count": play.count,
+            "current": _plain(play.current),
+            "turn": play.turn,
+            "over": play.over,
+        }
     items = getattr(match, "show_items", None)
     if callable(items) and s.get("last_show") is not None:
         try:
@@ -211,9 +250,17 @@ class Link:
 
     def _op_hello(self, req):
         form = getattr(self.match, "form", None) or self.form
-        return {"protocol": PROTOCOL, "firmware": self.firmware, "board": self.board_id, "form": form,
-                "max_line": MAX_LINE, "page_max": PAGE_MAX, "first": _first_seq(self.journal),
-                "next": _next_seq(self.journal), "acked": getattr(self.journal, "acked", 0)}
+        return {
+            "protocol": PROTOCOL,
+            "firmware": self.firmware,
+            "board": self.board_id,
+            "form": form,
+            "max_line": MAX_LINE,
+            "page_max": PAGE_MAX,
+            "first": _first_seq(self.journal),
+            "next": _next_seq(self.journal),
+            "acked": getattr(self.journal, "acked", 0),
+        }
 
     def _op_ack(self, req):
         # The laptop has committed every event up to seq: the journal may drop them (new match).
@@ -237,13 +284,18 @@ class Link:
             if path[path.rfind("/") + 1 :] == name:
                 data = self.journal.aside(path, at, 384)
                 end = at + len(data)
-                return {"name": name, "from": at, "data": data.hex(), "next": end, "size": size,
-                        "more": end < size}
+                return {
+                    "name": name,
+                    "from": at,
+                    "data": data.hex(),
+                    "next": end,
+                    "size": size,
+                    "more": end < size,
+                }
         raise LinkError("range", "no set-aside file '%s'" % name[:40])
 
     def _op_state(self, req):
-        return {"state": state_of(self.match), "next": _next_seq(self.journal),
-                "pending": self.pending}
+        return {"state": state_of(self.match), "next": _next_seq(self.journal), "pending": self.pending}
 
     def _op_events(self, req):
         start = _field(req, "from", "int", 0)

@@ -12,6 +12,7 @@ predicates, called here, not restated. tests/both/test_game_trusted.py holds the
 Its heap is counted too: no tables or buffers, few functions, names the firmware interns already
 ([name budget] docs/memory.md).
 """
+
 from cribbage.cards import JACK
 from cribbage.checks import seen_in_deal, shown_before
 

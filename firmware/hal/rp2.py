@@ -242,9 +242,17 @@ class Hal:
         p = b.pins
         # An unplugged chain must reach the app as all ones: pull MISO to the level that inverts to 1.
         Pin(p["sensor_miso"], Pin.IN, Pin.PULL_DOWN if b.sensor_active_low else Pin.PULL_UP)
-        spi = machine.SPI(b.sensor_spi, baudrate=b.sensor_baud, polarity=0, phase=0, bits=8,
-                          firstbit=machine.SPI.MSB, sck=Pin(p["sensor_sck"]), mosi=Pin(p["sensor_mosi"]),
-                          miso=Pin(p["sensor_miso"]))
+        spi = machine.SPI(
+            b.sensor_spi,
+            baudrate=b.sensor_baud,
+            polarity=0,
+            phase=0,
+            bits=8,
+            firstbit=machine.SPI.MSB,
+            sck=Pin(p["sensor_sck"]),
+            mosi=Pin(p["sensor_mosi"]),
+            miso=Pin(p["sensor_miso"]),
+        )
         self.sensors = SensorChain(spi, Pin(p["sensor_latch"], Pin.OUT, value=1), b.sensor_active_low)
 
         rows = [Pin(g, Pin.OPEN_DRAIN, value=1) for g in b.key_rows]
@@ -316,8 +324,15 @@ def show_error(message, path):
             raw = json.load(f)
         d = raw["display"]
         pins = raw["pins"]
-        cfg = {"i2c": d["i2c"], "sda": pins["display_sda"], "scl": pins["display_scl"], "freq": d["freq"],
-               "width": d["width"], "height": d["height"], "address": d["address"]}
+        cfg = {
+            "i2c": d["i2c"],
+            "sda": pins["display_sda"],
+            "scl": pins["display_scl"],
+            "freq": d["freq"],
+            "width": d["width"],
+            "height": d["height"],
+            "address": d["address"],
+        }
         oled = _oled(cfg, print)
     except Exception as e:  # anything at all: the console already has the message
         print("no display for the error: %r" % (e,))

@@ -7,8 +7,10 @@ from crib.untrusted import BadBoard, board_id
 
 MAX_REPLY = 1 << 20  # a reply line longer than this is not from a cribboard
 MAX_PUSHES = 1024  # pushes kept while waiting for replies: a board flooding pushes loses the oldest
-AT_PROMPT = ("the board is at the MicroPython prompt (>>>), not running its firmware (after `mpremote exec` "
-             "or Ctrl-C it stays there): run `mpremote reset`, or unplug it and plug it in again")
+AT_PROMPT = (
+    "the board is at the MicroPython prompt (>>>), not running its firmware (after `mpremote exec` "
+    "or Ctrl-C it stays there): run `mpremote reset`, or unplug it and plug it in again"
+)
 
 
 class LinkError(Exception):
@@ -61,7 +63,7 @@ class LinkClient:
         while True:
             i = self._buf.find(b"\n")
             if i >= 0:
-                line, self._buf = self._buf[:i], self._buf[i + 1:]
+                line, self._buf = self._buf[:i], self._buf[i + 1 :]
                 return line.rstrip(b"\r")
             if len(self._buf) > MAX_REPLY:
                 raise LinkError("a reply line over %d bytes: is this a cribboard?" % MAX_REPLY)
@@ -141,8 +143,10 @@ class LinkClient:
             if obj is None:
                 if self.prompt:
                     raise LinkError(AT_PROMPT)
-                raise LinkError("no answer to '%s' within %.1f s: is the board running its firmware?"
-                                % (op, self.timeout if timeout is None else timeout))
+                raise LinkError(
+                    "no answer to '%s' within %.1f s: is the board running its firmware?"
+                    % (op, self.timeout if timeout is None else timeout)
+                )
             if "push" in obj:
                 self._keep_push(obj)
                 continue
@@ -159,16 +163,20 @@ class LinkClient:
         self._send_raw(b"\n")
         hello = self.request("hello")
         if hello.get("protocol") != 1:
-            raise LinkError("board speaks protocol %s, this crib speaks 1: update one of them"
-                            % _word(hello.get("protocol")))
+            raise LinkError(
+                "board speaks protocol %s, this crib speaks 1: update one of them"
+                % _word(hello.get("protocol"))
+            )
         try:
             board_id(hello.get("board"))
         except BadBoard as e:
             raise LinkError(str(e)) from e
         for key in ("first", "next"):
             if not _count(hello.get(key, 0)):
-                raise LinkError("the board's '%s' is %s, not a sequence number: is this a cribboard?"
-                                % (key, _word(hello.get(key))))
+                raise LinkError(
+                    "the board's '%s' is %s, not a sequence number: is this a cribboard?"
+                    % (key, _word(hello.get(key)))
+                )
         self.hello = hello
         return hello
 
@@ -236,8 +244,10 @@ def check_page(page, start, limit):
     seqs rising from `start` and below the board's `end`, `next` past them and not past `end`."""
     end, nxt, events = page.get("end"), page.get("next"), page.get("events")
     if not _count(end) or not _count(nxt) or not isinstance(events, list):
-        raise LinkError("the board's events page has no sensible end, next or events (end %s, next %s): "
-                        "stopped" % (_word(end, 20), _word(nxt, 20)))
+        raise LinkError(
+            "the board's events page has no sensible end, next or events (end %s, next %s): "
+            "stopped" % (_word(end, 20), _word(nxt, 20))
+        )
     if len(events) > limit:
         raise LinkError("the board sent %d events for a page of %d: stopped" % (len(events), limit))
     last = start - 1
@@ -246,9 +256,13 @@ def check_page(page, start, limit):
         if not _count(seq) or not isinstance(item.get("event"), dict):
             raise LinkError("the board sent an event that is not {seq, event}: %s: stopped" % _word(item, 60))
         if seq <= last or seq >= end:
-            raise LinkError("the board sent seq %d after %d with its end at %d: seqs must rise below the "
-                            "end: stopped" % (seq, last, end))
+            raise LinkError(
+                "the board sent seq %d after %d with its end at %d: seqs must rise below the "
+                "end: stopped" % (seq, last, end)
+            )
         last = seq
     if nxt > end or (events and nxt <= last) or (page.get("more") and nxt <= start):
-        raise LinkError("the board's next page starts at %d after seq %d (from %d, end %d): it does not "
-                        "advance: stopped" % (nxt, last, start, end))
+        raise LinkError(
+            "the board's next page starts at %d after seq %d (from %d, end %d): it does not "
+            "advance: stopped" % (nxt, last, start, end)
+        )

@@ -57,8 +57,9 @@ def _db(path):
 
 def register(app):
     """Add the commands to the `crib` typer app (cli.py calls this once)."""
-    link_app = typer.Typer(help="talk to the board's link directly (hello, state, events, subscribe)",
-                           no_args_is_help=True)
+    link_app = typer.Typer(
+        help="talk to the board's link directly (hello, state, events, subscribe)", no_args_is_help=True
+    )
     app.add_typer(link_app, name="link")
 
     @app.command("ports")
@@ -67,8 +68,11 @@ def register(app):
         found = ports.boards()
         sims = ports.simulators()
         if not found and not sims:
-            console.print("no board found (USB vendor 2e8a) and no simulator on socket://127.0.0.1:%d "
-                          "(make sim starts one)" % ports.SIM_PORTS[0], markup=False)
+            console.print(
+                "no board found (USB vendor 2e8a) and no simulator on socket://127.0.0.1:%d "
+                "(make sim starts one)" % ports.SIM_PORTS[0],
+                markup=False,
+            )
             raise typer.Exit(1)
         for p in found:
             console.print(ports.describe(p), markup=False)
@@ -76,24 +80,29 @@ def register(app):
             console.print("%s  the simulator (make sim)" % url, markup=False)
 
     @link_app.command("hello")
-    def link_hello(port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
-                   timeout: float = typer.Option(2.0, help="seconds to wait for each answer")):
+    def link_hello(
+        port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
+        timeout: float = typer.Option(2.0, help="seconds to wait for each answer"),
+    ):
         """The board's protocol and firmware version, id and game form."""
         c = _client(port, timeout)
         console.print_json(json.dumps(c.hello))
 
     @link_app.command("state")
-    def link_state(port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
-                   timeout: float = typer.Option(2.0)):
+    def link_state(
+        port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP), timeout: float = typer.Option(2.0)
+    ):
         """The current derived state of the board's match, as JSON."""
         c = _client(port, timeout)
         console.print_json(json.dumps(c.state()))
 
     @link_app.command("events")
-    def link_events(start: int = typer.Option(0, "--from", help="first sequence number"),
-                    limit: int = typer.Option(64, help="events a page (1..64)"),
-                    port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
-                    timeout: float = typer.Option(2.0)):
+    def link_events(
+        start: int = typer.Option(0, "--from", help="first sequence number"),
+        limit: int = typer.Option(64, help="events a page (1..64)"),
+        port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
+        timeout: float = typer.Option(2.0),
+    ):
         """Events from a sequence number, one JSON line each (every page until the end)."""
         c = _client(port, timeout)
         try:
@@ -104,10 +113,12 @@ def register(app):
             _fail(str(e), 3)
 
     @link_app.command("subscribe")
-    def link_subscribe(start: int = typer.Option(None, "--from", help="replay from this seq first"),
-                       seconds: float = typer.Option(None, help="stop after this long (default: Ctrl-C)"),
-                       port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
-                       timeout: float = typer.Option(2.0)):
+    def link_subscribe(
+        start: int = typer.Option(None, "--from", help="replay from this seq first"),
+        seconds: float = typer.Option(None, help="stop after this long (default: Ctrl-C)"),
+        port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
+        timeout: float = typer.Option(2.0),
+    ):
         """Print the board's pushes (events, proposal verdicts) as JSON lines as they happen."""
         import time
 
@@ -126,11 +137,13 @@ def register(app):
             _fail(str(e), 3)
 
     @link_app.command("propose")
-    def link_propose(event: str = typer.Argument(..., help='the event, e.g. {"t":"fix","s":0,"n":-2}'),
-                     note: str = typer.Option("", help="a few words for the board's display"),
-                     wait: float = typer.Option(60.0, help="seconds to wait for OK/UNDO on the board"),
-                     port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
-                     timeout: float = typer.Option(2.0)):
+    def link_propose(
+        event: str = typer.Argument(..., help='the event, e.g. {"t":"fix","s":0,"n":-2}'),
+        note: str = typer.Option("", help="a few words for the board's display"),
+        wait: float = typer.Option(60.0, help="seconds to wait for OK/UNDO on the board"),
+        port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
+        timeout: float = typer.Option(2.0),
+    ):
         """Ask the board for a change (a correction): it applies only when a player presses OK."""
         try:
             ev = json.loads(event)
@@ -141,8 +154,9 @@ def register(app):
             pid = c.request("propose", event=ev, note=note).get("pending")
         except LinkError as e:
             _fail(str(e), 3)
-        console.print("request %s is on the board's display: press OK there to apply, UNDO to refuse"
-                      % shown(pid))
+        console.print(
+            "request %s is on the board's display: press OK there to apply, UNDO to refuse" % shown(pid)
+        )
         import time
 
         end = time.monotonic() + wait
@@ -156,11 +170,16 @@ def register(app):
         _fail("nobody answered on the board within %.0f s: request withdrawn" % wait, 1)
 
     @app.command("sync")
-    def sync_cmd(port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
-                 db_path: str = typer.Option(None, "--db", help=DB_HELP),
-                 timeout: float = typer.Option(2.0, help="seconds to wait for each answer"),
-                 follow: bool = typer.Option(False, "--follow", help="then keep the history current as the "
-                                             "board plays (Ctrl-C stops; for crib serve)")):
+    def sync_cmd(
+        port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
+        db_path: str = typer.Option(None, "--db", help=DB_HELP),
+        timeout: float = typer.Option(2.0, help="seconds to wait for each answer"),
+        follow: bool = typer.Option(
+            False,
+            "--follow",
+            help="then keep the history current as the board plays (Ctrl-C stops; for crib serve)",
+        ),
+    ):
         """Copy the board's new events into the history and replay every game with the core."""
         from crib.replay import rebuild
         from crib.sync import sync
@@ -168,8 +187,13 @@ def register(app):
         con = _db(db_path)
         c = _client(port, timeout)
         board = c.hello["board"]
-        cols = (TextColumn("sync %s" % shown(board)), BarColumn(), MofNCompleteColumn(), TextColumn("events"),
-                TimeRemainingColumn())
+        cols = (
+            TextColumn("sync %s" % shown(board)),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("events"),
+            TimeRemainingColumn(),
+        )
         with Progress(*cols, console=err, transient=False) as bar:
             task = bar.add_task("sync", total=None)
 
@@ -189,8 +213,9 @@ def register(app):
         flagged = [g for g in games if g.flags]
         console.print("%d games replayed with the core, %d flagged" % (len(games), len(flagged)))
         if orphans:
-            console.print("[yellow]%d events before the first match set-up could not be replayed[/]"
-                          % len(orphans))
+            console.print(
+                "[yellow]%d events before the first match set-up could not be replayed[/]" % len(orphans)
+            )
         for g in flagged:
             for f in g.flags:
                 console.print("[yellow]flag[/] match %d game %d: %s" % (g.match_no, g.game_no, shown(f, 200)))
@@ -206,8 +231,9 @@ def register(app):
                 _fail("%s (what arrived is kept: run crib sync --follow again)" % e, 3)
 
     @app.command("watch")
-    def watch_cmd(port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
-                  timeout: float = typer.Option(2.0)):
+    def watch_cmd(
+        port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP), timeout: float = typer.Option(2.0)
+    ):
         """Show the board live in the terminal: pegs, scores, match points, the last count."""
         from crib.watch import watch
 
@@ -233,22 +259,42 @@ def register(app):
         con = _db(db_path)
         rows = db.games(con)
         flagged = any(g["flagged"] for g in rows)
-        t = Table("game", "played", "players", "score", "winner", "skunk", "deals", "match",
-                  *(["flag"] if flagged else []), box=box.SIMPLE_HEAD, pad_edge=False)
+        t = Table(
+            "game",
+            "played",
+            "players",
+            "score",
+            "winner",
+            "skunk",
+            "deals",
+            "match",
+            *(["flag"] if flagged else []),
+            box=box.SIMPLE_HEAD,
+            pad_edge=False,
+        )
         for col in t.columns[:4]:
             col.no_wrap = True
         for g in rows:
             winner = shown(g["names"][g["winner"]]) if g["winner"] is not None else "(open)"
             skunk = ",".join(x for x in g["skunk"] if x)
-            t.add_row(str(g["id"]), when(db.game_times(con, g)[0]), " v ".join(shown(n) for n in g["names"]),
-                      "-".join(str(f) for f in g["final"]), winner, skunk, str(g["deals"]),
-                      "%d/%d" % (g["match_no"], g["game_no"]),
-                      *(["FLAGGED" if g["flagged"] else ""] if flagged else []))
+            t.add_row(
+                str(g["id"]),
+                when(db.game_times(con, g)[0]),
+                " v ".join(shown(n) for n in g["names"]),
+                "-".join(str(f) for f in g["final"]),
+                winner,
+                skunk,
+                str(g["deals"]),
+                "%d/%d" % (g["match_no"], g["game_no"]),
+                *(["FLAGGED" if g["flagged"] else ""] if flagged else []),
+            )
         console.print(t)
 
     @app.command("show")
-    def show_cmd(game: int = typer.Argument(..., help="game id (see crib games)"),
-                 db_path: str = typer.Option(None, "--db", help=DB_HELP)):
+    def show_cmd(
+        game: int = typer.Argument(..., help="game id (see crib games)"),
+        db_path: str = typer.Option(None, "--db", help=DB_HELP),
+    ):
         """One game deal by deal, every score itemised."""
         from crib.report import show_game
 
@@ -264,10 +310,12 @@ def register(app):
         show_game(console, g, db.scores(con, game), info, db.game_times(con, g))
 
     @app.command("stats")
-    def stats_cmd(db_path: str = typer.Option(None, "--db", help=DB_HELP),
-                  best: int = typer.Option(5, help="how many best hands to list"),
-                  as_json: bool = typer.Option(False, "--json", help="the figures as JSON"),
-                  plot: str = typer.Option(None, "--plot", help="also draw the players side by side (PNG)")):
+    def stats_cmd(
+        db_path: str = typer.Option(None, "--db", help=DB_HELP),
+        best: int = typer.Option(5, help="how many best hands to list"),
+        as_json: bool = typer.Option(False, "--json", help="the figures as JSON"),
+        plot: str = typer.Option(None, "--plot", help="also draw the players side by side (PNG)"),
+    ):
         """Per player and head to head: games, wins, skunks, first deal, averages as dealer and pone,
         hand counts, 24/28/29s, streaks, margins, counting accuracy, best hands."""
         from crib import statsview
@@ -284,9 +332,11 @@ def register(app):
             err.print("wrote %s" % shown(path, 400))
 
     @app.command("plot")
-    def plot_cmd(game: int = typer.Argument(..., help="game id (see crib games)"),
-                 out: str = typer.Option(None, "--out", "-o", help="PNG file (default: crib-game-N.png)"),
-                 db_path: str = typer.Option(None, "--db", help=DB_HELP)):
+    def plot_cmd(
+        game: int = typer.Argument(..., help="game id (see crib games)"),
+        out: str = typer.Option(None, "--out", "-o", help="PNG file (default: crib-game-N.png)"),
+        db_path: str = typer.Option(None, "--db", help=DB_HELP),
+    ):
         """The pegging graph of a game: each side's score by deal, with the skunk lines (PNG)."""
         from crib.plot import plot_game
 
@@ -298,15 +348,21 @@ def register(app):
 
         games, _o, _m = replay_board(g["board"], list(db.events(con, g["board"])))
         info = next((x.deal_info for x in games if x.first_seq == g["first_seq"]), {})
-        path = plot_game(g, db.scores(con, game), _out_file(out or "crib-game-%d.png" % game),
-                         dealers={d: v[0] for d, v in info.items()})
+        path = plot_game(
+            g,
+            db.scores(con, game),
+            _out_file(out or "crib-game-%d.png" % game),
+            dealers={d: v[0] for d, v in info.items()},
+        )
         console.print("wrote %s" % shown(path, 400))
 
     @app.command("export")
-    def export_cmd(as_csv: bool = typer.Option(False, "--csv", help="one row per score"),
-                   as_json: bool = typer.Option(False, "--json", help="games with scores and events"),
-                   out: str = typer.Option("-", "--out", "-o", help="file (default: standard output)"),
-                   db_path: str = typer.Option(None, "--db", help=DB_HELP)):
+    def export_cmd(
+        as_csv: bool = typer.Option(False, "--csv", help="one row per score"),
+        as_json: bool = typer.Option(False, "--json", help="games with scores and events"),
+        out: str = typer.Option("-", "--out", "-o", help="file (default: standard output)"),
+        db_path: str = typer.Option(None, "--db", help=DB_HELP),
+    ):
         """Export the history as CSV or JSON (default: by the --out file's extension, else CSV)."""
         from crib import export
 
@@ -332,9 +388,11 @@ def register(app):
         return
 
     @app.command("deploy", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
-    def deploy_cmd(ctx: typer.Context,
-                   port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
-                   dry_run: bool = typer.Option(False, "--dry-run", help="list what it would copy")):
+    def deploy_cmd(
+        ctx: typer.Context,
+        port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
+        dry_run: bool = typer.Option(False, "--dry-run", help="list what it would copy"),
+    ):
         """Compile and copy the firmware to the board (the same as `make deploy`; tools/deploy.py's options
         such as --full and --no-reset pass through)."""
         from crib.tools import deploy
@@ -342,12 +400,13 @@ def register(app):
         raise typer.Exit(deploy(port, (["--dry-run"] if dry_run else []) + list(ctx.args)))
 
     @app.command("sim", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
-    def sim_cmd(ctx: typer.Context,
-                link_port: int = typer.Option(7373, "--link", help="TCP port of the sim's link on 127.0.0.1"),
-                headless: bool = typer.Option(False, help="no board drawing (scripts, CI)")):
+    def sim_cmd(
+        ctx: typer.Context,
+        link_port: int = typer.Option(7373, "--link", help="TCP port of the sim's link on 127.0.0.1"),
+        headless: bool = typer.Option(False, help="no board drawing (scripts, CI)"),
+    ):
         """Run the board firmware in the simulator, its link on socket://127.0.0.1:PORT."""
         from crib.tools import sim
 
         console.print("link: crib sync --port socket://127.0.0.1:%d" % link_port)
         raise typer.Exit(sim(link_port, headless, list(ctx.args)))
-

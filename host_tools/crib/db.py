@@ -165,8 +165,9 @@ def _check_sqlite(con, path):
         version = 1
     elif version > SCHEMA_VERSION:
         con.close()
-        raise DbError("%s has schema %d, newer than this crib's %d: update crib"
-                      % (path, version, SCHEMA_VERSION))
+        raise DbError(
+            "%s has schema %d, newer than this crib's %d: update crib" % (path, version, SCHEMA_VERSION)
+        )
     while version < SCHEMA_VERSION:
         version += 1  # one transaction: the tables and the version that says they are there
         con.executescript("BEGIN;" + _MIGRATIONS[version] + "PRAGMA user_version = %d; COMMIT;" % version)
@@ -177,14 +178,16 @@ def _check_pg(con, url):
     """The schema on a PostgreSQL server: made once (locked: laptops may sync at once), then checked."""
     with con:
         con.execute("SELECT pg_advisory_xact_lock(?)", (_PG_LOCK,))
-        tables = con.execute("SELECT table_name FROM information_schema.tables WHERE table_schema = "
-                             "current_schema()").fetchall()
+        tables = con.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+        ).fetchall()
         names = {r[0] for r in tables}
         if "crib_meta" not in names:
             if names & {"boards", "events", "games", "scores"}:
                 con.close()
-                raise DbError("%s is not a crib database (it has tables but no schema version)"
-                              % dbconn.describe(url))
+                raise DbError(
+                    "%s is not a crib database (it has tables but no schema version)" % dbconn.describe(url)
+                )
             con.execute(_PG_META)
             con.executescript(_schema("postgresql"))
             con.execute("INSERT INTO crib_meta(key, value) VALUES ('schema', 1)")
@@ -195,8 +198,10 @@ def _check_pg(con, url):
             con.execute("UPDATE crib_meta SET value=? WHERE key='schema'", (version,))
     if version > SCHEMA_VERSION:
         con.close()
-        raise DbError("%s has schema %d, newer than this crib's %d: update crib"
-                      % (dbconn.describe(url), version, SCHEMA_VERSION))
+        raise DbError(
+            "%s has schema %d, newer than this crib's %d: update crib"
+            % (dbconn.describe(url), version, SCHEMA_VERSION)
+        )
     return con
 
 
@@ -208,7 +213,8 @@ def note_board(con, hello, now=None):
             "INSERT INTO boards(board, firmware, protocol, form, first_seen) VALUES (?,?,?,?,?) "
             "ON CONFLICT(board) DO UPDATE SET firmware=excluded.firmware, protocol=excluded.protocol, "
             "form=excluded.form",
-            (hello["board"], hello.get("firmware", ""), hello.get("protocol", 0), hello.get("form", ""), now))
+            (hello["board"], hello.get("firmware", ""), hello.get("protocol", 0), hello.get("form", ""), now),
+        )
 
 
 def next_seq(con, board):
@@ -234,16 +240,21 @@ def add_events(con, board, items, now=None, again=None):
         # One row at a time: the count of rows new to the database is the same on SQLite and PostgreSQL.
         added = 0
         for row in rows:
-            new = con.execute("INSERT INTO events(board, seq, t, event, received) VALUES (?,?,?,?,?) "
-                              "ON CONFLICT DO NOTHING", row).rowcount
+            new = con.execute(
+                "INSERT INTO events(board, seq, t, event, received) VALUES (?,?,?,?,?) "
+                "ON CONFLICT DO NOTHING",
+                row,
+            ).rowcount
             added += new
             if not new:
-                had = con.execute("SELECT event FROM events WHERE board=? AND seq=?",
-                                  row[:2]).fetchone()[0]
+                had = con.execute("SELECT event FROM events WHERE board=? AND seq=?", row[:2]).fetchone()[0]
                 if had == row[3]:
                     continue
-                kept = con.execute("INSERT INTO served_again(board, seq, event, received) VALUES (?,?,?,?) "
-                                   "ON CONFLICT DO NOTHING", (board, row[1], row[3], now)).rowcount
+                kept = con.execute(
+                    "INSERT INTO served_again(board, seq, event, received) VALUES (?,?,?,?) "
+                    "ON CONFLICT DO NOTHING",
+                    (board, row[1], row[3], now),
+                ).rowcount
                 if kept and again is not None:
                     again.append(row[1])
         con.execute("UPDATE boards SET last_sync=? WHERE board=?", (now, board))
@@ -252,14 +263,19 @@ def add_events(con, board, items, now=None, again=None):
 
 def served_again(con, board):
     """(seq, event text) of the events `board` served again with other content, by seq."""
-    return [(r[0], r[1]) for r in con.execute(
-        "SELECT seq, event FROM served_again WHERE board=? ORDER BY seq, received, event", (board,))]
+    return [
+        (r[0], r[1])
+        for r in con.execute(
+            "SELECT seq, event FROM served_again WHERE board=? ORDER BY seq, received, event", (board,)
+        )
+    ]
 
 
 def aside_fetched(con, board, name):
     """Bytes of the board's set-aside file `name` stored so far (up to the end of its last whole line)."""
-    row = con.execute("SELECT max(at + size) FROM quarantine WHERE board=? AND file=?",
-                      (board, name)).fetchone()
+    row = con.execute(
+        "SELECT max(at + size) FROM quarantine WHERE board=? AND file=?", (board, name)
+    ).fetchone()
     return row[0] or 0
 
 
@@ -269,16 +285,19 @@ def add_quarantined(con, board, name, lines, now=None):
     added = 0
     with con:
         for at, size, seq, valid, text in lines:
-            added += con.execute("INSERT INTO quarantine(board, file, at, size, seq, valid, line, received) "
-                                 "VALUES (?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
-                                 (board, name, at, size, seq, int(valid), text, now)).rowcount
+            added += con.execute(
+                "INSERT INTO quarantine(board, file, at, size, seq, valid, line, received) "
+                "VALUES (?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
+                (board, name, at, size, seq, int(valid), text, now),
+            ).rowcount
     return added
 
 
 def quarantined(con, board):
     """Rows of `board`'s quarantined lines (file, at, size, seq, valid, line), in file order."""
-    cur = con.execute("SELECT file, at, size, seq, valid, line FROM quarantine WHERE board=? "
-                      "ORDER BY file, at", (board,))
+    cur = con.execute(
+        "SELECT file, at, size, seq, valid, line FROM quarantine WHERE board=? ORDER BY file, at", (board,)
+    )
     return [{"file": r[0], "at": r[1], "size": r[2], "seq": r[3], "valid": r[4], "line": r[5]} for r in cur]
 
 
@@ -312,16 +331,33 @@ def store_games(con, board, games):
                 "target=excluded.target, names=excluded.names, final=excluded.final, winner=excluded.winner, "
                 "skunk=excluded.skunk, over=excluded.over, deals=excluded.deals, flagged=excluded.flagged, "
                 "flag=excluded.flag",
-                (board, g.first_seq, g.last_seq, g.match_no, g.game_no, g.form, g.target, json.dumps(g.names),
-                 json.dumps(g.final), g.winner, json.dumps(g.skunk), int(g.over), g.deals, int(bool(g.flags)),
-                 "\n".join(g.flags)))
+                (
+                    board,
+                    g.first_seq,
+                    g.last_seq,
+                    g.match_no,
+                    g.game_no,
+                    g.form,
+                    g.target,
+                    json.dumps(g.names),
+                    json.dumps(g.final),
+                    g.winner,
+                    json.dumps(g.skunk),
+                    int(g.over),
+                    g.deals,
+                    int(bool(g.flags)),
+                    "\n".join(g.flags),
+                ),
+            )
             key = (board, g.first_seq)
             gid = con.execute("SELECT id FROM games WHERE board=? AND first_seq=?", key).fetchone()[0]
             keep.append(gid)
             con.execute("DELETE FROM scores WHERE game=?", (gid,))
             con.executemany(
                 "INSERT INTO scores(game, seq, deal_no, side, kind, points, front, cards, items) "
-                "VALUES (?,?,?,?,?,?,?,?,?)", [(gid,) + tuple(r) for r in g.scores])
+                "VALUES (?,?,?,?,?,?,?,?,?)",
+                [(gid,) + tuple(r) for r in g.scores],
+            )
         marks = ",".join("?" * len(keep)) or "NULL"
         # Games an undo took back (a 'game' event undone) vanish from the history too.
         con.execute("DELETE FROM games WHERE board=? AND id NOT IN (%s)" % marks, [board] + keep)
@@ -350,8 +386,9 @@ def game(con, gid):
 
 
 def scores(con, gid):
-    rows = con.execute("SELECT * FROM scores WHERE game=? ORDER BY seq, %s" % _ROW_ORDER[dbconn.dialect(con)],
-                       (gid,))
+    rows = con.execute(
+        "SELECT * FROM scores WHERE game=? ORDER BY seq, %s" % _ROW_ORDER[dbconn.dialect(con)], (gid,)
+    )
     out = []
     for r in rows:
         d = dict(r)
@@ -362,6 +399,8 @@ def scores(con, gid):
 
 def game_times(con, g):
     """(first, last) time the laptop received the events of game row `g` (the board has no clock)."""
-    r = con.execute("SELECT min(received), max(received) FROM events WHERE board=? AND seq BETWEEN ? AND ?",
-                    (g["board"], g["first_seq"], g["last_seq"])).fetchone()
+    r = con.execute(
+        "SELECT min(received), max(received) FROM events WHERE board=? AND seq BETWEEN ? AND ?",
+        (g["board"], g["first_seq"], g["last_seq"]),
+    ).fetchone()
     return (r[0], r[1]) if r is not None else (None, None)

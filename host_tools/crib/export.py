@@ -5,8 +5,23 @@ import json
 from crib import db
 from crib.report import item_parts, item_text
 
-CSV_FIELDS = ("game", "board", "match_no", "game_no", "form", "seq", "deal_no", "side", "name", "kind",
-              "points", "front", "cards", "items", "flagged")
+CSV_FIELDS = (
+    "game",
+    "board",
+    "match_no",
+    "game_no",
+    "form",
+    "seq",
+    "deal_no",
+    "side",
+    "name",
+    "kind",
+    "points",
+    "front",
+    "cards",
+    "items",
+    "flagged",
+)
 
 
 def csv_rows(con):
@@ -48,10 +63,15 @@ def as_json(con):
         g = dict(g)
         g["flag"] = g["flag"].split("\n") if g["flag"] else []
         keys = ("seq", "deal_no", "side", "kind", "points", "front", "cards", "items")
-        g["scores"] = [dict({k: r[k] for k in keys}, items=[_item(it) for it in r["items"]])
-                       for r in db.scores(con, g["id"])]
-        g["events"] = [{"seq": s, "event": e} for s, e in db.events(con, g["board"], g["first_seq"])
-                       if s <= g["last_seq"]]
+        g["scores"] = [
+            dict({k: r[k] for k in keys}, items=[_item(it) for it in r["items"]])
+            for r in db.scores(con, g["id"])
+        ]
+        g["events"] = [
+            {"seq": s, "event": e}
+            for s, e in db.events(con, g["board"], g["first_seq"])
+            if s <= g["last_seq"]
+        ]
         out.append(g)
     return {"schema": db.SCHEMA_VERSION, "games": out}
 

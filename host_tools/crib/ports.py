@@ -47,7 +47,12 @@ def simulators():
 
 def describe(p):
     return "%s  serial %s  %04x:%04x  %s" % (
-        p.device, p.serial_number or "-", p.vid or 0, p.pid or 0, p.product or p.description or "")
+        p.device,
+        p.serial_number or "-",
+        p.vid or 0,
+        p.pid or 0,
+        p.product or p.description or "",
+    )
 
 
 def resolve(spec):
@@ -56,11 +61,15 @@ def resolve(spec):
     if spec == "auto":
         found = [p.device for p in boards()] + simulators()
         if not found:
-            raise PortError("no board found: plug the cribboard in over USB, or start the simulator "
-                            "(make sim); or give --port DEVICE, or socket://127.0.0.1:PORT")
+            raise PortError(
+                "no board found: plug the cribboard in over USB, or start the simulator "
+                "(make sim); or give --port DEVICE, or socket://127.0.0.1:PORT"
+            )
         if len(found) > 1:
-            raise PortError("%d boards found (%s): choose one with --port DEVICE, id:SERIAL or socket://..."
-                            % (len(found), ", ".join(found)))
+            raise PortError(
+                "%d boards found (%s): choose one with --port DEVICE, id:SERIAL or socket://..."
+                % (len(found), ", ".join(found))
+            )
         return found[0]
     if spec.startswith("id:"):
         want = spec[3:]
@@ -79,8 +88,9 @@ def open_port(spec, timeout=2.0):
     """An open, exclusive serial.Serial for --port `spec`; every read times out after `timeout` s."""
     target = resolve(spec)
     try:
-        ser = serial.serial_for_url(target, baudrate=BAUD, timeout=timeout, write_timeout=timeout,
-                                    exclusive=True, do_not_open=True)
+        ser = serial.serial_for_url(
+            target, baudrate=BAUD, timeout=timeout, write_timeout=timeout, exclusive=True, do_not_open=True
+        )
         ser.open()
     except (serial.SerialException, OSError, ValueError) as e:
         raise PortError(explain(target, e)) from e
@@ -97,10 +107,14 @@ def explain(target, e):
         return "cannot reach %s: %s" % (target, text)
     if code in (errno.EBUSY, errno.EAGAIN, errno.EACCES) or "lock" in text.lower() or "busy" in text.lower():
         if code == errno.EACCES and sys.platform.startswith("linux"):
-            return ("%s: permission denied: add yourself to the 'dialout' group (or the board is open "
-                    "in another program)" % target)
-        return ("%s is busy: another program has it open (mpremote, a serial terminal, another crib "
-                "watch): close it and try again" % target)
+            return (
+                "%s: permission denied: add yourself to the 'dialout' group (or the board is open "
+                "in another program)" % target
+            )
+        return (
+            "%s is busy: another program has it open (mpremote, a serial terminal, another crib "
+            "watch): close it and try again" % target
+        )
     if code == errno.ENOENT or not os.path.exists(target) and target.startswith("/dev/"):
         return "%s does not exist: is the board plugged in? `crib ports` lists boards" % target
     return "cannot open %s: %s" % (target, text)

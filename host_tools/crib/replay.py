@@ -129,8 +129,9 @@ def replay_match(board, match_no, items):
             rows.append((seq, m.deal_no, side, kind, 0, m.front[side], _show_text(m.last_show), "[]"))
         stack.append(_Entry(seq, m.game_no, rows))
     if len(stack) != m.count:
-        flags.setdefault(m.game_no, []).append("replay kept %d events but the core holds %d: undo history "
-                                               "not understood" % (len(stack), m.count))
+        flags.setdefault(m.game_no, []).append(
+            "replay kept %d events but the core holds %d: undo history not understood" % (len(stack), m.count)
+        )
     games = _games(board, match_no, seq0, items, stack, flags, m)
     for g in games:
         g.deal_info = deal_info.get(g.game_no, {})
@@ -217,8 +218,11 @@ def flag_doubts(games, again, quarantined):
     """Flag the game each doubtful seq falls in: served again with other content, or an intact record
     the board set aside (kept in quarantine): the history of that game may not be the board's."""
     doubts = [(seq, "seq %d was served again with other content (both kept)" % seq) for seq, _ in again]
-    doubts += [(q["seq"], "seq %d was set aside by the board's journal (kept as quarantined)" % q["seq"])
-               for q in quarantined if q["valid"]]
+    doubts += [
+        (q["seq"], "seq %d was set aside by the board's journal (kept as quarantined)" % q["seq"])
+        for q in quarantined
+        if q["valid"]
+    ]
     for seq, why in sorted(doubts):
         hit = None
         for g in games:

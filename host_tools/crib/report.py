@@ -7,9 +7,18 @@ from rich.text import Text
 from crib.untrusted import plain
 from cribbage.cards import format_card, format_cards
 
-KIND_WORDS = {"hand": "hand", "crib": "crib", "play": "play", "go": "go / last", "heels": "his heels",
-              "muggins": "muggins", "penalty": "penalty", "manual": "pegged", "last": "three for last",
-              "fix": "correction"}
+KIND_WORDS = {
+    "hand": "hand",
+    "crib": "crib",
+    "play": "play",
+    "go": "go / last",
+    "heels": "his heels",
+    "muggins": "muggins",
+    "penalty": "penalty",
+    "manual": "pegged",
+    "last": "three for last",
+    "fix": "correction",
+}
 SIDE_STYLES = ("red", "blue", "green")
 
 
@@ -73,8 +82,14 @@ def show_game(console, game, scores, deal_info=None, times=(None, None)):
     hand and the crib with its cards and itemised count, and how the game ended."""
     names = game["names"]
     head = "Game %d: %s (%s to %d; board %s, match %d game %d)" % (
-        game["id"], " v ".join(plain(n) for n in names), plain(game["form"]), game["target"],
-        plain(game["board"]), game["match_no"], game["game_no"])
+        game["id"],
+        " v ".join(plain(n) for n in names),
+        plain(game["form"]),
+        game["target"],
+        plain(game["board"]),
+        game["match_no"],
+        game["game_no"],
+    )
     console.print(Text(head, style="bold"))
     if times[0] is not None:
         start, end = when(times[0]), when(times[1])
@@ -85,8 +100,11 @@ def show_game(console, game, scores, deal_info=None, times=(None, None)):
         console.print(Text(deal_heading(deal_no, names, deal_info.get(deal_no)), style="bold underline"))
         t = Table("", "who", "cards", "points", "why", "peg", box=None, pad_edge=False, show_header=False)
         for label, kinds in SECTIONS + (("other", None),):
-            chosen = [r for r in rows if (r["kind"] in kinds if kinds else
-                                          r["kind"] not in SECTIONS[0][1] + SECTIONS[1][1])]
+            chosen = [
+                r
+                for r in rows
+                if (r["kind"] in kinds if kinds else r["kind"] not in SECTIONS[0][1] + SECTIONS[1][1])
+            ]
             for n, r in enumerate(chosen):
                 side = r["side"]
                 pts = "%+d" % r["points"] if r["kind"] == "fix" else str(r["points"])
@@ -95,15 +113,29 @@ def show_game(console, game, scores, deal_info=None, times=(None, None)):
                 if r["kind"] in ("hand", "crib"):
                     total = sum(item_parts(i)[1] for i in r["items"]) if r["items"] else r["points"]
                     why = "%s %d%s" % (word, total, ": " + why if r["items"] else "")
-                t.add_row(Text(label if n == 0 else "", style="dim"),
-                          Text(plain(names[side]), style=SIDE_STYLES[side % 3]), Text(plain(r["cards"])), pts,
-                          Text(plain(why, 400)), str(r["front"]))
+                t.add_row(
+                    Text(label if n == 0 else "", style="dim"),
+                    Text(plain(names[side]), style=SIDE_STYLES[side % 3]),
+                    Text(plain(r["cards"])),
+                    pts,
+                    Text(plain(why, 400)),
+                    str(r["front"]),
+                )
         console.print(t)
     if game["over"]:
         w = names[game["winner"]]
         skunk = [lab for lab in game["skunk"] if lab]
-        console.print(Text("%s won %s%s" % (plain(w), "-".join(str(f) for f in game["final"]),
-                                           " (%s)" % ", ".join(skunk) if skunk else ""), style="bold"))
+        console.print(
+            Text(
+                "%s won %s%s"
+                % (
+                    plain(w),
+                    "-".join(str(f) for f in game["final"]),
+                    " (%s)" % ", ".join(skunk) if skunk else "",
+                ),
+                style="bold",
+            )
+        )
     else:
         console.print("not finished: %s" % "-".join(str(f) for f in game["final"]))
     if game["flagged"]:

@@ -108,7 +108,7 @@ def score_stream(lines, out, err, crib=False, five_card=False, as_json=False):
             except CribError as e:
                 problem = str(e)
                 if len(problem) > 2 * SHOWN + 60:  # a message quoting a huge token stays short
-                    problem = problem[:2 * SHOWN + 60] + "..."
+                    problem = problem[: 2 * SHOWN + 60] + "..."
         bad += 1
         out.write(json.dumps({"line": n, "error": problem}) + "\n" if as_json else "-\n")
         err.write("crib score: line %d: %s\n" % (n, problem))
@@ -143,8 +143,10 @@ def score(
         # one card short (5H 5C 5S JD) the last card would silently become the starter.
         want = 3 if five_card else 4
         if len(cards) != want + 1:
-            _fail("%d cards: give the hand's %d cards and the starter last (%d cards), or the starter "
-                  "with --starter" % (len(cards), want, want + 1))
+            _fail(
+                "%d cards: give the hand's %d cards and the starter last (%d cards), or the starter "
+                "with --starter" % (len(cards), want, want + 1)
+            )
         cards, starter = cards[:-1], cards[-1]
     try:
         show = score_show(cards, starter, crib, five_card)

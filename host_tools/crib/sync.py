@@ -28,18 +28,27 @@ class SyncReport:
 
     def __str__(self):
         text = "board %s: %d new events (seq %d..%d), %d pages" % (
-            self.board, self.added, self.start, max(self.start, self.end - 1), self.pages)
+            self.board,
+            self.added,
+            self.start,
+            max(self.start, self.end - 1),
+            self.pages,
+        )
         if self.missing:
             text += "; seqs %d..%d were gone from the board before this laptop saw them" % self.missing
         if self.behind:
             text += "; the board's journal ends before this database's (a reflashed board?)"
         if self.again:
             seqs = ", ".join(str(s) for s in self.again[:8]) + (", ..." if len(self.again) > 8 else "")
-            text += ("; WARNING: %d events served again with other content (seq %s): both kept, their "
-                     "games flagged" % (len(self.again), seqs))
+            text += (
+                "; WARNING: %d events served again with other content (seq %s): both kept, their "
+                "games flagged" % (len(self.again), seqs)
+            )
         if self.quarantined:
-            text += ("; %d lines the board set aside stored as quarantined (%d intact records)"
-                     % (self.quarantined, self.quarantined_valid))
+            text += "; %d lines the board set aside stored as quarantined (%d intact records)" % (
+                self.quarantined,
+                self.quarantined_valid,
+            )
         return text
 
 
@@ -65,8 +74,10 @@ def sync(client, con, progress=None, page=64):
         return report
     first = hello.get("first", 0)
     if hello["next"] - max(start, first) > BOARD_MAX_EVENTS:
-        raise LinkError("the board says it holds events %d..%d, more than a board's flash can: stopped"
-                        % (max(start, first), hello["next"] - 1))
+        raise LinkError(
+            "the board says it holds events %d..%d, more than a board's flash can: stopped"
+            % (max(start, first), hello["next"] - 1)
+        )
     if start < first and db.count_events(con, board):
         report.missing = (start, first - 1)
     read_from = max(first, start - OVERLAP) if start else start

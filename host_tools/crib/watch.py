@@ -56,8 +56,12 @@ def render(state, hello=None, recent=(), status=""):
         back = state["back"][side]
         deal = " (crib)" if state.get("dealer_side") == side else ""
         mp = state.get("match_points") or [0] * len(names)
-        table.add_row(Text(name + deal, style=style), track(front, back, target, style),
-                      Text("%3d" % front, style=style), "match %d" % mp[side])
+        table.add_row(
+            Text(name + deal, style=style),
+            track(front, back, target, style),
+            Text("%3d" % front, style=style),
+            "match %d" % mp[side],
+        )
     parts.append(table)
     info = "game %s, deal %s, %s" % (state.get("game_no"), state.get("deal_no"), state.get("phase", ""))
     if state.get("starter") is not None:
@@ -70,8 +74,13 @@ def render(state, hello=None, recent=(), status=""):
     if last:
         side, kind, cards, starter, n = last[0], last[1], last[2], last[3], last[4]
         who = names[side] if side < len(names) else str(side)
-        line = "last count: %s's %s %s | %s = %d" % (who, kind, format_cards(cards),
-                                                      format_card(starter) if starter is not None else "?", n)
+        line = "last count: %s's %s %s | %s = %d" % (
+            who,
+            kind,
+            format_cards(cards),
+            format_card(starter) if starter is not None else "?",
+            n,
+        )
         parts.append(Text(line, style="bold"))
         items = _items_text(state.get("last_items"))
         if items:
@@ -98,6 +107,7 @@ def describe(ev, names):
 
 def _describe(ev, names):
     t = ev.get("t")
+
     def who(k):
         i = ev.get(k)
         return names[i % len(names)] if isinstance(i, int) and names else "?"
@@ -122,8 +132,9 @@ def safe_render(state, hello, recent, status=""):
     try:
         return render(state, hello, recent, status)
     except (KeyError, IndexError, TypeError, ValueError, AttributeError):
-        return Panel(Text("the board sent a state that makes no sense; waiting for the next one"),
-                     title="cribboard")
+        return Panel(
+            Text("the board sent a state that makes no sense; waiting for the next one"), title="cribboard"
+        )
 
 
 def _start(client):

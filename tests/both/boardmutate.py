@@ -1,7 +1,31 @@
 # Board-file mutations for the sweeps (issue 9, item 10): the ways a hand-edited board.json goes wrong.
 # Values of the wrong type, range or size for any field.
-JUNK = (None, 0, -1, 1.5, -0.5, 1e300, -1e300, "", "x", [], {}, [1, 2], {"a": 1}, True, False, 2**31, -2**31,
-        2**70, "GP2", [None], [[1]], [1.5, 2], ["a"], "x" * 300)
+JUNK = (
+    None,
+    0,
+    -1,
+    1.5,
+    -0.5,
+    1e300,
+    -1e300,
+    "",
+    "x",
+    [],
+    {},
+    [1, 2],
+    {"a": 1},
+    True,
+    False,
+    2**31,
+    -(2**31),
+    2**70,
+    "GP2",
+    [None],
+    [[1]],
+    [1.5, 2],
+    ["a"],
+    "x" * 300,
+)
 
 
 class Rng:
@@ -120,7 +144,7 @@ def _mutate_text(text, rng):
         return text[:i] + new + text[i:], "huge number"
     if how == 3:
         i = rng.below(len(text))
-        return text[:i] + text[i + 1:], "byte deleted"
+        return text[:i] + text[i + 1 :], "byte deleted"
     if how == 4:
         i = rng.below(len(text))
         return text[:i] + bytes([rng.below(256)]) + text[i:], "byte inserted"
@@ -158,6 +182,7 @@ def _replace(text, i, new):
 
 def sane(board):
     """A board that was accepted holds only finite numbers in its power and layout data."""
+
     def walk(v):
         if isinstance(v, float):
             assert v == v and -1e6 <= v <= 1e6, v
@@ -167,6 +192,7 @@ def sane(board):
         elif isinstance(v, (list, tuple)):
             for x in v:
                 walk(x)
+
     walk(board.power)
     walk(board.layout)
     return True

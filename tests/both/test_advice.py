@@ -61,8 +61,20 @@ def test_one_card_throws_of_three_and_four_handed_match_an_exhaustive_count():
 
 def test_three_total_matches_the_reference_on_every_kind_of_hand():
     # runs of 3 and 4, double runs, pairs royal, fifteens of 2-4 cards, flushes of 3 and 4, nobs
-    cases = ("3H 4H 5H 6C", "3H 3S 4H 5D", "5H 5C 5S 5D", "JH 5H 5C TS", "AH 2H 3H 9H", "JH 2H 3H 9S",
-             "2S 3S 4S 5S", "KH QH JC TD", "7C 8C 8D 9H", "AS AH 2C 3C", "9D 6D 8D 7S", "QC KC AC 2C")
+    cases = (
+        "3H 4H 5H 6C",
+        "3H 3S 4H 5D",
+        "5H 5C 5S 5D",
+        "JH 5H 5C TS",
+        "AH 2H 3H 9H",
+        "JH 2H 3H 9S",
+        "2S 3S 4S 5S",
+        "KH QH JC TD",
+        "7C 8C 8D 9H",
+        "AS AH 2C 3C",
+        "9D 6D 8D 7S",
+        "QC KC AC 2C",
+    )
     for text in cases:
         c = parse_cards(text)
         assert three_total(c[0], c[1], c[2], c[3]) == reference_scorer.score(c[:3], c[3], False, True), text

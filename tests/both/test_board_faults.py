@@ -198,7 +198,7 @@ def test_torn_journal_tail_reported_and_the_rest_kept():
         s.peg(0, 4)
         s.app.journal.close()
         with open(s.hal.storage_dir + "/journal.log", "ab") as f:
-            f.write(b"9 0badc0de {\"t\":\"peg\",\"s\":1,\"n\"")  # a record cut off by a power cut
+            f.write(b'9 0badc0de {"t":"peg","s":1,"n"')  # a record cut off by a power cut
         s.reboot()
         assert s.app.match.front == [4, 6]
         assert "Journal" in s.said()

@@ -273,12 +273,14 @@ def _ref_bytes():
 def test_pins_of_another_type_are_refused_naming_pins():
     """pins null, a number or a list gave a TypeError traceback."""
     for v in (None, 7, [1, 2], "GP2"):
+
         def m(raw, v=v):
             raw["pins"] = v
 
         msg = _refused(m)
         assert msg.startswith("board.json: pins: must be an object"), msg
     for role, v in (("sensor_mosi", [19]), ("led_data", 2), ("key_rows", None), ("display_sda", "20")):
+
         def m(raw, role=role, v=v):
             raw["pins"][role] = v
 
@@ -290,16 +292,19 @@ def test_infinity_and_huge_numbers_are_refused_naming_the_field():
     """1e400 read as infinity passed the checks and crashed the power budget (OverflowError) or
     the sim's drawing (NaN)."""
     ref = _ref_bytes()
-    for old, new, field in ((b'"supply_ma": 3000', b'"supply_ma": 1e400', "power.supply_ma"),
-                            (b'"mcu_ma": 50', b'"mcu_ma": -1e400', "power.mcu_ma"),
-                            (b'"pitch": 8.0', b'"pitch": 1e400', "layout.pitch"),
-                            (b'"hole_d": 4.0', b'"hole_d": 1e300', "layout.hole_d"),
-                            (b'"mcu_ma": 50', b'"mcu_ma": ' + b"9" * 400, "power.mcu_ma")):
+    for old, new, field in (
+        (b'"supply_ma": 3000', b'"supply_ma": 1e400', "power.supply_ma"),
+        (b'"mcu_ma": 50', b'"mcu_ma": -1e400', "power.mcu_ma"),
+        (b'"pitch": 8.0', b'"pitch": 1e400', "layout.pitch"),
+        (b'"hole_d": 4.0', b'"hole_d": 1e300', "layout.hole_d"),
+        (b'"mcu_ma": 50', b'"mcu_ma": ' + b"9" * 400, "power.mcu_ma"),
+    ):
         assert old in ref
         msg = _file_refused(ref.replace(old, new, 1))
         assert msg.startswith("board.json: " + field + ": "), msg
         assert len(msg) < 120, msg  # the value is not repeated whole
     for v in (float("inf"), float("-inf"), float("nan")):
+
         def m(raw, v=v):
             raw["layout"]["legs"][1]["x"] = v
 
@@ -309,9 +314,14 @@ def test_infinity_and_huge_numbers_are_refused_naming_the_field():
 def test_lax_json_is_refused():
     """MicroPython's json read leading zeros and trailing commas (and {"a" 1}, [1 2])."""
     ref = _ref_bytes()
-    for old, new in ((b'"brightness": 96', b'"brightness": 096'), (b'"format": 1', b'"format": 01'),
-                     (b'"game": 132', b'"game": 132,'), (b"[6, 7, 8, 9]", b"[6, 7, 8, 9,]"),
-                     (b"[6, 7, 8, 9]", b"[6 7, 8, 9]"), (b'"brightness": 96', b'"brightness" 96')):
+    for old, new in (
+        (b'"brightness": 96', b'"brightness": 096'),
+        (b'"format": 1', b'"format": 01'),
+        (b'"game": 132', b'"game": 132,'),
+        (b"[6, 7, 8, 9]", b"[6, 7, 8, 9,]"),
+        (b"[6, 7, 8, 9]", b"[6 7, 8, 9]"),
+        (b'"brightness": 96', b'"brightness" 96'),
+    ):
         assert old in ref
         msg = _file_refused(ref.replace(old, new, 1))
         assert msg.startswith("board.json: not valid JSON ("), msg

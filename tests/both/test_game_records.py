@@ -20,8 +20,10 @@ def test_records_round_trip_to_events():
         (bytes((R.LAY, 1, 17, 0, 2)), {"t": "lay", "p": 1, "c": 17, "claim": 0, "n": 2}),
         (bytes((R.GO, 0, 1, 1)), {"t": "go", "p": 0, "s": 1, "n": 1}),
         (bytes((R.GO, 0, R.NONE, 0)), {"t": "go", "p": 0, "n": 0}),
-        (bytes([R.SHOW, 1, KINDS.index("crib"), 8, R.NONE, 1, 2, 3, 4]),
-         {"t": "show", "s": 1, "k": "crib", "cards": [1, 2, 3, 4], "n": 8}),
+        (
+            bytes([R.SHOW, 1, KINDS.index("crib"), 8, R.NONE, 1, 2, 3, 4]),
+            {"t": "show", "s": 1, "k": "crib", "cards": [1, 2, 3, 4], "n": 8},
+        ),
         (bytes((R.CUT, 9, 40)), {"t": "cut", "cards": [9, 40]}),
         (bytes((R.DEALER, 1)), {"t": "dealer", "p": 1}),
         (bytes((R.STARTER, 42)), {"t": "starter", "c": 42}),

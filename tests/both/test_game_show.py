@@ -42,8 +42,16 @@ def test_two_handed_game_from_the_cut_to_121_with_heels():
     assert m.front == [15, 17] and m.back == [13, 8] and m.next_show() is None
     assert m.last_show == (0, "crib", tuple(parse_cards("AH 2D 7C 8S")), parse_cards("JS")[0], 2, None)
     # Later deals pegged by hand, as players do who do not key their cards.
-    deals = [(1, 8, 6, 12, 4), (0, 4, 10, 7, 9), (1, 3, 14, 6, 2), (0, 6, 8, 12, 5), (1, 5, 7, 9, 13),
-             (0, 7, 12, 8, 6), (1, 2, 5, 2, 0), (0, 1, 1, 4, 0)]
+    deals = [
+        (1, 8, 6, 12, 4),
+        (0, 4, 10, 7, 9),
+        (1, 3, 14, 6, 2),
+        (0, 6, 8, 12, 5),
+        (1, 5, 7, 9, 13),
+        (0, 7, 12, 8, 6),
+        (1, 2, 5, 2, 0),
+        (0, 1, 1, 4, 0),
+    ]
     for dealer, play_pts, hand_pts, dealer_hand, crib_pts in deals:
         m.apply(E.next_deal())
         assert m.dealer == dealer

@@ -13,8 +13,7 @@ def make(n_events=2):
     m = new_match(j)
     pegs(j, m, n_events - 2)
     s = FakeSettings()
-    link = Link(j, m, board_id=b"\xe6\x61\x41\x04\x03\x2f\x12\x2b", firmware="0.1.0", form="six",
-                settings=s)
+    link = Link(j, m, board_id=b"\xe6\x61\x41\x04\x03\x2f\x12\x2b", firmware="0.1.0", form="six", settings=s)
     return link, j, m, s
 
 
@@ -134,8 +133,15 @@ def test_bad_ids_unknown_ops_and_non_objects():
 def test_noise_control_characters_and_non_ascii_are_refused():
     link, j, m, s = make(2)
     before = snapshot(link, j, m, s)
-    for line in (b"\x03\x03", b"\x01", b'{"id":1,"op":"hello"}\x04', b"\xff\xfe\x00",
-                 b'{"id":1,"op":"h\xc3\xa9llo"}', b"\x80abc", '{"id":1,"op":"caf\u00e9"}'):
+    for line in (
+        b"\x03\x03",
+        b"\x01",
+        b'{"id":1,"op":"hello"}\x04',
+        b"\xff\xfe\x00",
+        b'{"id":1,"op":"h\xc3\xa9llo"}',
+        b"\x80abc",
+        '{"id":1,"op":"caf\u00e9"}',
+    ):
         r = ask(link, line)
         assert r["ok"] is False and r["code"] in ("control", "encoding"), (line, r)
     assert snapshot(link, j, m, s) == before
@@ -183,9 +189,12 @@ def test_overlong_utf8_is_refused_on_the_bytes():
 
     link, j, m, s = make(2)
     before = snapshot(link, j, m, s)
-    lines = (b'{"id":1,"op":\xc0\xa2hello\xc0\xa2}', b'{"id":1,"op":\xe0\x80\xa2hello"}',
-             b'{"id":1,"op":"settings","set":{"brightness":1\xc0\xb6}}',
-             b'{"id":1,"op":"settings","set":{\xc0\xa2brightness":16}}')
+    lines = (
+        b'{"id":1,"op":\xc0\xa2hello\xc0\xa2}',
+        b'{"id":1,"op":\xe0\x80\xa2hello"}',
+        b'{"id":1,"op":"settings","set":{"brightness":1\xc0\xb6}}',
+        b'{"id":1,"op":"settings","set":{\xc0\xa2brightness":16}}',
+    )
     data = b"\n".join(lines) + b"\n"
     pos = [0]
 
@@ -211,10 +220,13 @@ def test_every_reply_is_strict_utf8_json_even_for_escaped_surrogates():
 
     link, j, m, s = make(2)
     before = snapshot(link, j, m, s)
-    for line in (b'{"id":"\\ud800","op":"hello"}', b'{"id":1,"op":"\\udc80"}',
-                 b'{"id":"\\ud83c\\udccf","op":"hello"}',
-                 b'{"id":1,"op":"settings","set":{"\\udfff":1}}',
-                 b'{"id":1,"op":"propose","event":{"t":"fix","s":0,"n":1},"note":"\\ud800"}'):
+    for line in (
+        b'{"id":"\\ud800","op":"hello"}',
+        b'{"id":1,"op":"\\udc80"}',
+        b'{"id":"\\ud83c\\udccf","op":"hello"}',
+        b'{"id":1,"op":"settings","set":{"\\udfff":1}}',
+        b'{"id":1,"op":"propose","event":{"t":"fix","s":0,"n":1},"note":"\\ud800"}',
+    ):
         out = link.handle(line)
         assert len(out) == 1 and jsonscan.error(out[0]) is None, (line, out)
         r = json.loads(out[0])
@@ -236,8 +248,6 @@ def test_blank_lines_get_no_reply():
     link = make()[0]
     assert link.handle(b"") == []
     assert link.handle(b"  \r") == []
-
-
 
 
 def test_subscribe_pushes_new_events_then_state():
@@ -301,8 +311,13 @@ def test_a_proposal_waits_for_the_board_and_changes_nothing_until_then():
 def test_the_core_refuses_an_impossible_proposal_at_once():
     link, j, m, s = make(4)
     before = snapshot(link, j, m, s)
-    for ev in ({"t": "fix", "s": 0, "n": -9}, {"t": "correct"}, {"t": "setup"},
-               {"t": "show", "s": 1, "k": "hand", "cards": []}, {"t": "peg", "s": 0, "n": 30, "why": "hand"}):
+    for ev in (
+        {"t": "fix", "s": 0, "n": -9},
+        {"t": "correct"},
+        {"t": "setup"},
+        {"t": "show", "s": 1, "k": "hand", "cards": []},
+        {"t": "peg", "s": 0, "n": 30, "why": "hand"},
+    ):
         r = ask(link, {"id": 1, "op": "propose", "event": ev})
         assert r["ok"] is False and r["code"] == "refused", (ev, r)
     assert snapshot(link, j, m, s) == before
@@ -312,8 +327,12 @@ def test_a_refused_or_cancelled_proposal():
     link = make(3)[0]
     pid = ask(link, {"id": 1, "op": "propose", "event": {"t": "undo"}})["pending"]
     link.resolve(False, "UNDO pressed")
-    assert json.loads(link.pushes()[0]) == {"push": "pending", "pid": pid, "status": "refused",
-                                            "error": "UNDO pressed"}
+    assert json.loads(link.pushes()[0]) == {
+        "push": "pending",
+        "pid": pid,
+        "status": "refused",
+        "error": "UNDO pressed",
+    }
     pid = ask(link, {"id": 2, "op": "propose", "event": {"t": "undo"}})["pending"]
     assert ask(link, {"id": 3, "op": "cancel", "pending": pid + 1})["ok"] is False
     assert ask(link, {"id": 4, "op": "cancel", "pending": pid})["cancelled"] == pid

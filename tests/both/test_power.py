@@ -2,8 +2,14 @@
 from board.boardfile import load
 from board.power import Limiter, budget
 
-POWER = {"supply_ma": 3000, "budget_ma": 2500, "idle_ma_per_led": 1.0, "ma_per_channel": 18.0,
-         "mcu_ma": 50, "display_ma": 20}
+POWER = {
+    "supply_ma": 3000,
+    "budget_ma": 2500,
+    "idle_ma_per_led": 1.0,
+    "ma_per_channel": 18.0,
+    "mcu_ma": 50,
+    "display_ma": 20,
+}
 
 
 def _path():

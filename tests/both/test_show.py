@@ -172,8 +172,17 @@ def test_twenty_eight():
 
 
 def test_twenty_fours():
-    for text in ("AH 7S 7D 7C 7H", "3S 3H 3D 3C 9S", "3S 6H 6D 6C 6S", "4S 4H 4D 4C 7S", "4H 4C 6H 6D 5S",
-                 "4S 4H 5D 5C 6S", "4S 5H 5D 6C 6S", "6S 7H 7D 8C 8S", "7S 7H 8D 8C 9S"):
+    for text in (
+        "AH 7S 7D 7C 7H",
+        "3S 3H 3D 3C 9S",
+        "3S 6H 6D 6C 6S",
+        "4S 4H 4D 4C 7S",
+        "4H 4C 6H 6D 5S",
+        "4S 4H 5D 5C 6S",
+        "4S 5H 5D 6C 6S",
+        "6S 7H 7D 8C 8S",
+        "7S 7H 8D 8C 9S",
+    ):
         cards = text.split()
         assert score_show(cards[:4], cards[4]).total == 24, text
 
@@ -226,8 +235,10 @@ def test_spoken_count_runs_flush_and_pair_royal():
     spoken = score_show("3H 3C 3D 4S", "5S").spoken()
     assert spoken.endswith("a pair royal is twelve, and three runs of three is twenty-one")
     assert score_show("2H 4H 6H 8H", "KS").spoken() == "a flush of four is four"
-    assert score_show("5H 5C 5S JD", "5D").spoken().endswith(
-        "a double pair royal is twenty-eight, and one for his nobs is twenty-nine"
+    assert (
+        score_show("5H 5C 5S JD", "5D")
+        .spoken()
+        .endswith("a double pair royal is twenty-eight, and one for his nobs is twenty-nine")
     )
 
 
@@ -291,8 +302,14 @@ def test_score_total_checks_and_agrees():
 
 
 def test_fast_total_matches_itemised_on_rule_cases():
-    for hand, starter in (("5H 5C 5S JD", "5D"), ("2H 4H 6H 8H", "KS"), ("2H 4H 6H 8H", "KH"),
-                          ("JD 2H 4C 9S", "KD"), ("2D 4D 9C KS", "JD"), ("3H 3C 4H 4D", "5S")):
+    for hand, starter in (
+        ("5H 5C 5S JD", "5D"),
+        ("2H 4H 6H 8H", "KS"),
+        ("2H 4H 6H 8H", "KH"),
+        ("JD 2H 4C 9S", "KD"),
+        ("2D 4D 9C KS", "JD"),
+        ("3H 3C 4H 4D", "5S"),
+    ):
         for crib in (False, True):
             assert fast(hand, starter, crib) == score_show(hand, starter, crib).total, (hand, starter, crib)
 
@@ -324,7 +341,41 @@ def test_fixed_sample_of_all_hands_fast_itemised_and_reference_agree():
             assert t == score_show(hand, s, crib).total, (hand, s, crib)
             hist[t] = hist.get(t, 0) + 1
     # Pinned when bench/verify_all_hands.py had matched the published tables over every combination.
-    assert hist_hand == {0: 90, 1: 7, 2: 302, 3: 56, 4: 280, 5: 71, 6: 198, 7: 75, 8: 112, 9: 29,
-                         10: 37, 11: 6, 12: 14, 13: 2, 14: 16, 15: 2, 16: 6}
-    assert hist_crib == {0: 90, 1: 7, 2: 303, 3: 57, 4: 283, 5: 71, 6: 197, 7: 74, 8: 109, 9: 30,
-                         10: 37, 11: 6, 12: 14, 13: 1, 14: 16, 15: 2, 16: 6}
+    assert hist_hand == {
+        0: 90,
+        1: 7,
+        2: 302,
+        3: 56,
+        4: 280,
+        5: 71,
+        6: 198,
+        7: 75,
+        8: 112,
+        9: 29,
+        10: 37,
+        11: 6,
+        12: 14,
+        13: 2,
+        14: 16,
+        15: 2,
+        16: 6,
+    }
+    assert hist_crib == {
+        0: 90,
+        1: 7,
+        2: 303,
+        3: 57,
+        4: 283,
+        5: 71,
+        6: 197,
+        7: 74,
+        8: 109,
+        9: 30,
+        10: 37,
+        11: 6,
+        12: 14,
+        13: 1,
+        14: 16,
+        15: 2,
+        16: 6,
+    }

@@ -43,8 +43,11 @@ class LinkServer:
 
     def __init__(self, journal_path, seconds=300):
         self.port = free_port()
-        self.proc = subprocess.Popen([MICROPYTHON, "-X", "heapsize=4m", SERVER, journal_path, str(self.port),
-                                      str(seconds)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.proc = subprocess.Popen(
+            [MICROPYTHON, "-X", "heapsize=4m", SERVER, journal_path, str(self.port), str(seconds)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         ready, _, _ = select.select([self.proc.stdout], [], [], 60)
         line = self.proc.stdout.readline().decode() if ready else ""
         if not line.startswith("ready"):
@@ -82,8 +85,9 @@ class Sim:
             args.append("--fresh")
         cmd = simbuild.command(*args, *extra)
         self.log = []
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(
+            cmd, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        )
         # A thread drains the sim's output (a full pipe would stall the sim) and signals once the
         # link's socket listens: the sim logs its address then. Waiting on that is not a sleep.
         self._up = threading.Event()

@@ -53,8 +53,17 @@ def reply(req, **fields):
 
 
 def hello(req, board="e6614104032f122b", first=1, nxt=100):
-    return reply(req, protocol=1, firmware="0.1.0", board=board, form="six-card", max_line=1024,
-                 page_max=64, first=first, next=nxt)
+    return reply(
+        req,
+        protocol=1,
+        firmware="0.1.0",
+        board=board,
+        form="six-card",
+        max_line=1024,
+        page_max=64,
+        first=first,
+        next=nxt,
+    )
 
 
 class PtyPort:

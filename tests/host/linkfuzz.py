@@ -4,13 +4,33 @@ import json
 OPS = ("hello", "state", "events", "subscribe", "unsubscribe", "settings", "propose", "pending", "cancel")
 # For each op, arguments of a wrong type or range (one is enough to make the request an error).
 WRONG_ARGS = {
-    "events": [("from", "7"), ("from", -1), ("from", True), ("from", 1.5), ("limit", 0), ("limit", 65),
-               ("limit", None), ("limit", [1])],
+    "events": [
+        ("from", "7"),
+        ("from", -1),
+        ("from", True),
+        ("from", 1.5),
+        ("limit", 0),
+        ("limit", 65),
+        ("limit", None),
+        ("limit", [1]),
+    ],
     "subscribe": [("from", "x"), ("from", -3), ("state", 1), ("state", "yes"), ("from", False)],
-    "settings": [("set", [1]), ("set", "brightness=5"), ("set", {}), ("set", {"brightness": 1e999}),
-                 ("set", {"nope": 1}), ("set", {"brightness": "bright"})],
-    "propose": [("event", "fix"), ("event", {"s": 0}), ("event", {"t": 5}), ("event", None),
-                ("note", 3), ("note", "x" * 41)],
+    "settings": [
+        ("set", [1]),
+        ("set", "brightness=5"),
+        ("set", {}),
+        ("set", {"brightness": 1e999}),
+        ("set", {"nope": 1}),
+        ("set", {"brightness": "bright"}),
+    ],
+    "propose": [
+        ("event", "fix"),
+        ("event", {"s": 0}),
+        ("event", {"t": 5}),
+        ("event", None),
+        ("note", 3),
+        ("note", "x" * 41),
+    ],
     "cancel": [("pending", "1"), ("pending", 999), ("pending", None)],
 }
 NEEDS = {"propose": "event", "cancel": "pending"}
@@ -39,10 +59,12 @@ def _noise(rng, n):
 
 
 # Requests that would change the board if they were read: a setting and a proposal.
-CHANGES = (b'{"id":7,"op":"settings","set":{"brightness":16}}',
-           b'{"id":7,"op":"settings","set":{"muggins":true}}',
-           b'{"id":7,"op":"propose","event":{"t":"fix","s":1,"n":29},"note":"x"}',
-           b'{"id":7,"op":"propose","event":{"t":"undo"}}')
+CHANGES = (
+    b'{"id":7,"op":"settings","set":{"brightness":16}}',
+    b'{"id":7,"op":"settings","set":{"muggins":true}}',
+    b'{"id":7,"op":"propose","event":{"t":"fix","s":1,"n":29},"note":"x"}',
+    b'{"id":7,"op":"propose","event":{"t":"undo"}}',
+)
 
 
 def _lax(rng):
@@ -65,13 +87,17 @@ def _lax_try(rng):
         return line[:i] + b"," + line[i:]
     if how == 2:  # a comma or colon left out
         sep = rng.choice([b",", b":"])
-        i = rng.choice([k for k in range(len(line)) if line[k:k + 1] == sep])
-        return line[:i] + b" " + line[i + 1:]
+        i = rng.choice([k for k in range(len(line)) if line[k : k + 1] == sep])
+        return line[:i] + b" " + line[i + 1 :]
     if how == 3:  # a bad escape: "\x" reads as "x"
-        return line.replace(b'"op"', b'"o\\p"').replace(b'\\\\', b'\\')
+        return line.replace(b'"op"', b'"o\\p"').replace(b"\\\\", b"\\")
     if how == 4:  # a value left out, or a number cut to "1."
-        return rng.choice([line.replace(b'"note":"x"', b'"note":'), line.replace(b":16", b":16.")
-                           .replace(b":29", b":29.").replace(b":7,", b":7.,")])
+        return rng.choice(
+            [
+                line.replace(b'"note":"x"', b'"note":'),
+                line.replace(b":16", b":16.").replace(b":29", b":29.").replace(b":7,", b":7.,"),
+            ]
+        )
     if how == 5:  # a key that is not a string
         return b"{1:2," + line[1:]
     return line + rng.choice([b"}", b" {}", b",", b"]"])  # more after the object
@@ -94,7 +120,7 @@ def _overlong(rng):
     else:  # the proposals hold "x" and "undo"
         line = rng.choice(CHANGES[2:])
         return "json", line.replace(b'"x"', b'"\\ud800"').replace(b'"undo"', b'"\\udcff"')
-    return "encoding", line[:i] + enc + line[i + 1:]
+    return "encoding", line[:i] + enc + line[i + 1 :]
 
 
 def bad_line(rng):
@@ -147,6 +173,18 @@ def bad_line(rng):
         op = rng.choice(sorted(NEEDS))
         return "args", json.dumps({"id": 5, "op": op}).encode()
     # text that only looks like JSON
-    junk = rng.choice(["{", "}", "{}}", "{'id':1,'op':'hello'}", "{id:1}", "hello", "NaN",
-                       '{"id":1,"op"}', "[" * 40, '{"id":1,"op":"hello"}}'])
+    junk = rng.choice(
+        [
+            "{",
+            "}",
+            "{}}",
+            "{'id':1,'op':'hello'}",
+            "{id:1}",
+            "hello",
+            "NaN",
+            '{"id":1,"op"}',
+            "[" * 40,
+            '{"id":1,"op":"hello"}}',
+        ]
+    )
     return "json", junk.encode()

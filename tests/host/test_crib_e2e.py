@@ -86,6 +86,7 @@ def test_stop_the_sim_in_the_middle_of_a_sync_then_start_both_again(tmp_path, ma
     with Sim(data, script=script, fresh=True) as sim:
         sim.wait()  # the whole match is on the board's flash
     with Sim(data) as sim:
+
         def pull_the_plug(done, end):
             if done > 64:  # after the first page is stored, in the middle of the sync
                 sim.kill()

@@ -69,8 +69,14 @@ def test_a_show_count_that_disagrees_with_the_cards_flags_the_game(tmp_path):
     con = db.connect(str(tmp_path / "h.sqlite3"))
     db.note_board(con, {"board": "b"})
     m = Match({"t": "setup", "names": ["Ann", "Bob"]})
-    evs = [m.setup, {"t": "dealer", "p": 0}, {"t": "peg", "s": 1, "n": 4, "why": "manual"},
-           {"t": "fix", "s": 0, "n": 3}, {"t": "undo"}, {"t": "lay", "p": 1, "c": 3}]
+    evs = [
+        m.setup,
+        {"t": "dealer", "p": 0},
+        {"t": "peg", "s": 1, "n": 4, "why": "manual"},
+        {"t": "fix", "s": 0, "n": 3},
+        {"t": "undo"},
+        {"t": "lay", "p": 1, "c": 3},
+    ]
     db.add_events(con, "b", [{"seq": i + 1, "event": e} for i, e in enumerate(evs)])
     games, orphans, _m = rebuild(con, "b")
     # the lay before a starter is refused by the core: flagged, and the rest still replayed

@@ -42,9 +42,17 @@ def history(tmp_path, names, extra=()):
     """A database holding one board's match with these side names: a few pegs, shows and a fix."""
     path = str(tmp_path / "h.sqlite3")
     con = db.connect(path)
-    evs = [events.setup(names=list(names)), events.dealer(0), events.starter("5D"),
-           events.peg(1, 2, "play"), events.peg(0, 3, "play"), events.hand(1, "5H 5C JS 9D"),
-           events.hand(0, "2H 4H 6H 8H"), events.crib(0, "AC 3C QS KD"), events.fix(1, -2)]
+    evs = [
+        events.setup(names=list(names)),
+        events.dealer(0),
+        events.starter("5D"),
+        events.peg(1, 2, "play"),
+        events.peg(0, 3, "play"),
+        events.hand(1, "5H 5C JS 9D"),
+        events.hand(0, "2H 4H 6H 8H"),
+        events.crib(0, "AC 3C QS KD"),
+        events.fix(1, -2),
+    ]
     evs += list(extra)
     db.note_board(con, {"board": BOARD, "protocol": 1})
     db.add_events(con, BOARD, [{"seq": i + 1, "event": e} for i, e in enumerate(evs)])
@@ -54,11 +62,17 @@ def history(tmp_path, names, extra=()):
 
 # -- item 11: crib score and its stdin ------------------------------------------------------------
 
+
 def test_score_a_byte_that_is_not_utf8_is_one_bad_line_and_the_rest_is_scored():
     # Old code: UnicodeDecodeError traceback, nothing scored, not even line 1.
     env = dict(os.environ, PYTHONIOENCODING="utf-8:strict")
-    p = subprocess.run([CRIB, "score"], input=b"5H 5C 5S JD 5D\n\xff 5H\n2H 4H 6H 8H KH crib\n",
-                       capture_output=True, env=env, timeout=60)
+    p = subprocess.run(
+        [CRIB, "score"],
+        input=b"5H 5C 5S JD 5D\n\xff 5H\n2H 4H 6H 8H KH crib\n",
+        capture_output=True,
+        env=env,
+        timeout=60,
+    )
     assert p.returncode == 1
     assert p.stdout.decode().splitlines() == ["29", "-", "5"]
     assert b"Traceback" not in p.stderr
@@ -82,19 +96,30 @@ def test_score_a_long_bad_token_is_quoted_short():
 
 # -- item 12: crib sync bounds what the board says ------------------------------------------------
 
+
 def liar(pages):
     """A board at end 100 whose events replies come from pages(req)."""
+
     def answer(req):
         if req["op"] == "hello":
             return hello(req, nxt=100)
         return pages(req)
+
     return LiarPort(answer)
 
 
 def test_sync_stops_when_next_does_not_advance(tmp_path):
     # Old code: 19,056 pages in 15 s, for ever.
-    port = liar(lambda req: reply(req, events=[{"seq": req["from"], "event": {"t": "deal"}}],
-                                  next=req["from"], end=100, first=1, more=True))
+    port = liar(
+        lambda req: reply(
+            req,
+            events=[{"seq": req["from"], "event": {"t": "deal"}}],
+            next=req["from"],
+            end=100,
+            first=1,
+            more=True,
+        )
+    )
     con = db.connect(str(tmp_path / "h.sqlite3"))
     with pytest.raises(LinkError, match="does not advance"):
         sync(LinkClient(port, timeout=0.5), con)
@@ -107,6 +132,7 @@ def test_sync_more_always_true_stores_no_more_than_the_boards_end(tmp_path):
         s = req["from"]
         evs = [{"seq": s + i, "event": {"t": "deal"}} for i in range(req["limit"])]
         return reply(req, events=evs, next=s + req["limit"], end=s + 10 * req["limit"], first=1, more=True)
+
     port = liar(pages)
     con = db.connect(str(tmp_path / "h.sqlite3"))
     rep = sync(LinkClient(port, timeout=0.5), con)
@@ -115,8 +141,11 @@ def test_sync_more_always_true_stores_no_more_than_the_boards_end(tmp_path):
 
 
 def test_sync_refuses_seqs_at_or_past_the_boards_end(tmp_path):
-    port = liar(lambda req: reply(req, events=[{"seq": 500, "event": {"t": "deal"}}], next=501, end=100,
-                                  first=1, more=False))
+    port = liar(
+        lambda req: reply(
+            req, events=[{"seq": 500, "event": {"t": "deal"}}], next=501, end=100, first=1, more=False
+        )
+    )
     con = db.connect(str(tmp_path / "h.sqlite3"))
     with pytest.raises(LinkError, match="below the end"):
         sync(LinkClient(port, timeout=0.5), con)
@@ -129,6 +158,7 @@ def test_pushes_piling_up_while_waiting_are_bounded(monkeypatch):
 
     def answer(req):
         return flood + (hello(req) if req["op"] == "hello" else reply(req, settings={}))
+
     c = LinkClient(LiarPort(answer), timeout=0.5)
     c.connect()
     c.request("settings")
@@ -137,14 +167,23 @@ def test_pushes_piling_up_while_waiting_are_bounded(monkeypatch):
 
 
 def test_sync_cli_on_a_lying_board_gives_a_clear_error(tmp_path, monkeypatch):
-    port = liar(lambda req: reply(req, events=[{"seq": req["from"], "event": {"t": "deal"}}],
-                                  next=req["from"], end=100, first=1, more=True))
+    port = liar(
+        lambda req: reply(
+            req,
+            events=[{"seq": req["from"], "event": {"t": "deal"}}],
+            next=req["from"],
+            end=100,
+            first=1,
+            more=True,
+        )
+    )
     with_port(monkeypatch, port)
     r = clean(runner.invoke(app, ["sync", "--db", str(tmp_path / "h.sqlite3")]))
     assert r.exit_code == 3 and "does not advance" in r.said
 
 
 # -- item 13: text from a board is data -----------------------------------------------------------
+
 
 @pytest.mark.parametrize("bad", [["e6", "61"], "x" * 100_000, "[/]", "\x1b[2J", 42, None])
 def test_a_board_id_that_is_not_hex_is_refused_at_hello(tmp_path, monkeypatch, bad):
@@ -180,8 +219,13 @@ def test_a_refusal_with_markup_is_printed_as_text(tmp_path, monkeypatch):
     def answer(req):
         if req["op"] == "hello":
             return hello(req)
-        return json.dumps({"id": req["id"], "ok": False, "code": "[/]", "error": "\x1b]0;pwned\x07[bold]x"}
-                          ).encode() + b"\n"
+        return (
+            json.dumps(
+                {"id": req["id"], "ok": False, "code": "[/]", "error": "\x1b]0;pwned\x07[bold]x"}
+            ).encode()
+            + b"\n"
+        )
+
     with_port(monkeypatch, LiarPort(answer))
     r = clean(runner.invoke(app, ["sync", "--db", str(tmp_path / "h.sqlite3")]))
     assert r.exit_code == 3 and "[bold]x" in r.said and "[/]" in r.said and "\x1b" not in r.output
@@ -194,12 +238,14 @@ def test_an_event_type_with_markup_in_a_flag_is_text(tmp_path, monkeypatch):
         if req["op"] == "hello":
             return hello(req, nxt=3)
         return reply(req, events=evs, next=3, end=3, first=1, more=False)
+
     with_port(monkeypatch, LiarPort(answer))
     r = clean(runner.invoke(app, ["sync", "--db", str(tmp_path / "h.sqlite3")]))
     assert r.exit_code == 0 and "seq 2 ([/]\\x1b[31m) refused" in r.said
 
 
 # -- item 14: CSV cells are never formulas --------------------------------------------------------
+
 
 def test_csv_export_neutralises_formula_leading_cells(tmp_path):
     # Old code: =1+2, @SUM(A1:A9) and +cmd|' /c'!A went into the CSV as they are.
@@ -217,11 +263,15 @@ def test_csv_export_neutralises_formula_leading_cells(tmp_path):
 
 # -- item 15: missing folders and files that are not databases ------------------------------------
 
+
 def test_out_into_a_missing_folder_is_a_message(tmp_path):
     path, _con = history(tmp_path, ["Ann", "Bob"])
     missing = str(tmp_path / "nope" / "x")
-    for args in (["plot", "1", "-o", missing + ".png"], ["export", "--csv", "-o", missing + ".csv"],
-                 ["export", "--json", "--out", missing + ".json"]):
+    for args in (
+        ["plot", "1", "-o", missing + ".png"],
+        ["export", "--csv", "-o", missing + ".csv"],
+        ["export", "--json", "--out", missing + ".json"],
+    ):
         r = clean(runner.invoke(app, args + ["--db", path]))
         assert r.exit_code == 2 and "no folder" in r.said and "nope" in r.said, args
 
@@ -239,12 +289,18 @@ def test_db_on_a_file_that_is_not_a_database_is_a_message(tmp_path):
 
 # -- item 16: the board at the MicroPython prompt -------------------------------------------------
 
+
 def test_the_real_micropython_prompt_is_recognised():
     # Old code: "no answer to 'hello' ... is the board running its firmware?" (or, where the REPL's
     # echo reads as JSON, "board refused: no reason given (?)").
     master, slave = pty.openpty()
-    proc = subprocess.Popen([os.path.join(ROOT, ".venv", "bin", "micropython")], stdin=slave, stdout=slave,
-                            stderr=slave, close_fds=True)
+    proc = subprocess.Popen(
+        [os.path.join(ROOT, ".venv", "bin", "micropython")],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        close_fds=True,
+    )
     os.close(slave)
     try:
         c = LinkClient(PtyPort(master), timeout=1.5)
@@ -259,8 +315,9 @@ def test_the_real_micropython_prompt_is_recognised():
 
 def test_a_repl_echo_that_reads_as_json_is_not_a_refusal():
     # The REPL echoing the request on a line of its own: the old client took it as a reply.
-    c = LinkClient(LiarPort(lambda req: json.dumps(req, separators=(",", ":")).encode() + b"\r\n"),
-                   timeout=0.5)
+    c = LinkClient(
+        LiarPort(lambda req: json.dumps(req, separators=(",", ":")).encode() + b"\r\n"), timeout=0.5
+    )
     with pytest.raises(LinkError) as e:
         c.connect()
     assert "MicroPython prompt" in str(e.value) and "refused" not in str(e.value)
@@ -274,22 +331,26 @@ def test_protocol_doc_says_the_board_stays_at_the_prompt_after_mpremote_exec():
 
 # -- the lying board: random lies, never a traceback, never more than the board's end -------------
 
+
 def lies(rng):
     """An answer function for a board that lies at random, and the `next` it claims at hello."""
     ids = [BOARD, ["e6"], "x" * 5000, "[/]", "\x1b[31m", 7, "e", ""]
-    nxt = rng.choice([0, 3, 100, 2 ** 40, -1, "9", True])
+    nxt = rng.choice([0, 3, 100, 2**40, -1, "9", True])
     bid = ids[0] if rng.random() < 0.6 else rng.choice(ids)
 
     def page(req):
         s = req["from"]
         kind = rng.randrange(10)
-        evs = [{"seq": s + i, "event": {"t": rng.choice(["deal", "[/]", "\x1b[2J", "game"])}}
-               for i in range(rng.randrange(0, req["limit"] + 2))]
+        evs = [
+            {"seq": s + i, "event": {"t": rng.choice(["deal", "[/]", "\x1b[2J", "game"])}}
+            for i in range(rng.randrange(0, req["limit"] + 2))
+        ]
         if kind == 0:
             return reply(req, events=evs, next=s, end=100, first=1, more=True)
         if kind == 1:
-            return b'{"push":"event"}\n' * rng.randrange(5000) + reply(req, events=evs, next=s + len(evs),
-                                                                       end=s + 500, more=True)
+            return b'{"push":"event"}\n' * rng.randrange(5000) + reply(
+                req, events=evs, next=s + len(evs), end=s + 500, more=True
+            )
         if kind == 2:
             return reply(req, events="nope", next=None, end=[1])
         if kind == 3:
@@ -301,13 +362,20 @@ def lies(rng):
             return b""  # silence: the request times out
         if kind == 6:
             return reply(req, events=evs[::-1], next=s + len(evs), end=s + len(evs) + 1, more=True)
-        return reply(req, events=evs, next=s + len(evs), end=max(s + len(evs), 1),
-                     first=rng.choice([0, 1, 50]), more=rng.random() < 0.7)
+        return reply(
+            req,
+            events=evs,
+            next=s + len(evs),
+            end=max(s + len(evs), 1),
+            first=rng.choice([0, 1, 50]),
+            more=rng.random() < 0.7,
+        )
 
     def answer(req):
         if req["op"] == "hello":
             return hello(req, board=bid, nxt=nxt)
         return page(req)
+
     return answer, nxt
 
 

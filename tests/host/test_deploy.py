@@ -45,8 +45,15 @@ def test_build_for_each_chip_marks_native_code_with_its_arch(tmp_path):
 
 
 def run_dry(manifest):
-    cmd = [sys.executable, os.path.join(ROOT, "tools", "deploy.py"), "--dry-run", "--march", "armv6m",
-           "--manifest", str(manifest)]
+    cmd = [
+        sys.executable,
+        os.path.join(ROOT, "tools", "deploy.py"),
+        "--dry-run",
+        "--march",
+        "armv6m",
+        "--manifest",
+        str(manifest),
+    ]
     r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     return r.stdout
@@ -74,20 +81,29 @@ def test_dry_run_lists_everything_first_then_only_what_changed(tmp_path):
 
 def test_the_boards_hashing_script_on_the_unix_port(tmp_path):
     board = tmp_path / "board"
-    for rel, data in (("main.py", b"print(1)\n"), ("board.json", b"{}"), ("board/app.mpy", b"M\x06"),
-                      ("hal/rp2.mpy", b"M\x06\x13"), ("lib/ssd1306.mpy", b"drv"), ("data/journal.log", b"j"),
-                      ("boot.py", b"# mine")):
+    for rel, data in (
+        ("main.py", b"print(1)\n"),
+        ("board.json", b"{}"),
+        ("board/app.mpy", b"M\x06"),
+        ("hal/rp2.mpy", b"M\x06\x13"),
+        ("lib/ssd1306.mpy", b"drv"),
+        ("data/journal.log", b"j"),
+        ("boot.py", b"# mine"),
+    ):
         path = board / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
     script = tmp_path / "hashes.py"
     script.write_text(deploy.device_script(str(board) + "/"))
-    r = subprocess.run([os.path.join(build.BIN, "micropython"), str(script)], capture_output=True, text=True,
-                       timeout=60)
+    r = subprocess.run(
+        [os.path.join(build.BIN, "micropython"), str(script)], capture_output=True, text=True, timeout=60
+    )
     assert r.returncode == 0, r.stderr
     got = json.loads(r.stdout.strip().splitlines()[-1])
-    want = {rel: hashlib.sha256((board / rel).read_bytes()).hexdigest()
-            for rel in ("main.py", "board.json", "board/app.mpy", "hal/rp2.mpy", "lib/ssd1306.mpy")}
+    want = {
+        rel: hashlib.sha256((board / rel).read_bytes()).hexdigest()
+        for rel in ("main.py", "board.json", "board/app.mpy", "hal/rp2.mpy", "lib/ssd1306.mpy")
+    }
     assert got == want  # the journal and the user's own files are not looked at
 
 
@@ -95,13 +111,16 @@ def _run_rom_script(tmp_path, image_size, partition=None):
     """deploy's ROM query on the unix port, with vfs faked as a board with that partition (or none)."""
     fake = ""
     if partition is not None:
-        fake = ("import sys\nclass _Vfs:\n    @staticmethod\n    def rom_ioctl(op, *args):\n"
-                "        return 1 if op == 1 else memoryview(bytearray(%r))\nsys.modules['vfs'] = _Vfs\n"
-                % (partition,))
+        fake = (
+            "import sys\nclass _Vfs:\n    @staticmethod\n    def rom_ioctl(op, *args):\n"
+            "        return 1 if op == 1 else memoryview(bytearray(%r))\nsys.modules['vfs'] = _Vfs\n"
+            % (partition,)
+        )
     script = tmp_path / "rom.py"
     script.write_text(fake + deploy.rom_script(image_size))
-    r = subprocess.run([os.path.join(build.BIN, "micropython"), str(script)], capture_output=True, text=True,
-                       timeout=60)
+    r = subprocess.run(
+        [os.path.join(build.BIN, "micropython"), str(script)], capture_output=True, text=True, timeout=60
+    )
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout.strip().splitlines()[-1])
 
@@ -126,8 +145,17 @@ def test_a_board_with_a_rom_partition_gets_one_image_and_no_mpy_on_littlefs(tmp_
     sent = {p: deploy.sha256(f) for p, f in files.items()}
     sent[deploy.DRIVER] = "3" * 64  # the driver went too, and stays
     manifest.write_text(json.dumps(sent))
-    cmd = [sys.executable, os.path.join(ROOT, "tools", "deploy.py"), "--dry-run", "--march", "armv6m",
-           "--manifest", str(manifest), "--code", "rom"]
+    cmd = [
+        sys.executable,
+        os.path.join(ROOT, "tools", "deploy.py"),
+        "--dry-run",
+        "--march",
+        "armv6m",
+        "--manifest",
+        str(manifest),
+        "--code",
+        "rom",
+    ]
     r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "modules in ROM" in r.stdout and "to send" in r.stdout, r.stdout
@@ -148,9 +176,13 @@ def test_the_frozen_build_manifest_lists_every_board_module_and_no_sim_one():
     def module(path, base_path=".", opt=None):
         frozen.append(path)
 
-    api = {"metadata": lambda **kw: calls.setdefault("metadata", kw), "package": package, "module": module,
-           "include": lambda path: calls.setdefault("include", path),
-           "require": lambda name: calls.setdefault("require", name)}
+    api = {
+        "metadata": lambda **kw: calls.setdefault("metadata", kw),
+        "package": package,
+        "module": module,
+        "include": lambda path: calls.setdefault("include", path),
+        "require": lambda name: calls.setdefault("require", name),
+    }
     with open(os.path.join(ROOT, "firmware", "manifest.py")) as f:
         exec(f.read(), api)
     assert sorted(frozen) == sorted(build.sources())  # what `make deploy` compiles
@@ -182,8 +214,15 @@ def test_no_board_attached_says_so_and_how_to_flash_a_new_pico(monkeypatch):
 
 
 def test_a_dry_run_says_no_board_is_there(tmp_path):
-    cmd = [sys.executable, os.path.join(ROOT, "tools", "deploy.py"), "--dry-run", "--march", "armv6m",
-           "--manifest", str(tmp_path / "manifest.json")]
+    cmd = [
+        sys.executable,
+        os.path.join(ROOT, "tools", "deploy.py"),
+        "--dry-run",
+        "--march",
+        "armv6m",
+        "--manifest",
+        str(tmp_path / "manifest.json"),
+    ]
     r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     if not deploy.pico_ports():  # (a developer's machine may have a Pico plugged in)
@@ -223,8 +262,7 @@ def test_the_driver_deploy_ships_draws_text_on_micropython(tmp_path):
     lib = deploy.driver_file(str(tmp_path))
     script = tmp_path / "t.py"
     script.write_text(
-        "import sys\nsys.path.insert(0, %r)\n" % os.path.dirname(lib)
-        + "class Bus:\n"
+        "import sys\nsys.path.insert(0, %r)\n" % os.path.dirname(lib) + "class Bus:\n"
         "    def __init__(self): self.writes = []\n"
         "    def writeto(self, addr, buf): self.writes.append((addr, bytes(buf)))\n"
         "import ssd1306\n"
@@ -235,8 +273,9 @@ def test_the_driver_deploy_ships_draws_text_on_micropython(tmp_path):
         "frame = bus.writes[-1][1]\n"
         "print(n, len(frame), frame[0], sum(1 for b in frame[1:] if b), set(a for a, _ in bus.writes))\n"
     )
-    r = subprocess.run([os.path.join(build.BIN, "micropython"), str(script)], capture_output=True, text=True,
-                       timeout=60)
+    r = subprocess.run(
+        [os.path.join(build.BIN, "micropython"), str(script)], capture_output=True, text=True, timeout=60
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     inits, size, lead, lit, addrs = r.stdout.split(None, 4)
     assert int(inits) > 20  # the display set up, command by command
@@ -250,15 +289,25 @@ def test_deploy_takes_another_board_file(tmp_path):
         data = f.read()
     mine = tmp_path / "my-board.json"
     mine.write_bytes(data + b"\n\n")  # the same board, other bytes: told apart by its hash
-    cmd = [sys.executable, os.path.join(ROOT, "tools", "deploy.py"), "--dry-run", "--march", "armv6m",
-           "--manifest", str(tmp_path / "manifest.json"), "--board", str(mine)]
+    cmd = [
+        sys.executable,
+        os.path.join(ROOT, "tools", "deploy.py"),
+        "--dry-run",
+        "--march",
+        "armv6m",
+        "--manifest",
+        str(tmp_path / "manifest.json"),
+        "--board",
+        str(mine),
+    ]
     r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     _, files = deploy.local_files("armv6m", str(mine))
     with open(files["board.json"], "rb") as f:
         assert f.read() == data + b"\n\n"
-    missing = subprocess.run(cmd[:-1] + [str(tmp_path / "none.json")], cwd=ROOT, capture_output=True,
-                             text=True, timeout=300)
+    missing = subprocess.run(
+        cmd[:-1] + [str(tmp_path / "none.json")], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
     assert missing.returncode != 0 and "no such file" in missing.stderr
     deploy.local_files("armv6m")  # the build folder holds hardware/board.json again
 

@@ -17,9 +17,31 @@ def random_event(draw, m):
     """An event that is often, but not always, allowed now."""
     kind = draw(
         st.sampled_from(
-            ("cut", "dealer", "peg", "show-peg", "show-peg", "fix", "starter", "lay", "lay", "lay", "lay",
-             "go", "deal", "game", "undo", "undo", "muggins", "muggins", "claim-lay", "claim-lay", "win",
-             "win", "win")
+            (
+                "cut",
+                "dealer",
+                "peg",
+                "show-peg",
+                "show-peg",
+                "fix",
+                "starter",
+                "lay",
+                "lay",
+                "lay",
+                "lay",
+                "go",
+                "deal",
+                "game",
+                "undo",
+                "undo",
+                "muggins",
+                "muggins",
+                "claim-lay",
+                "claim-lay",
+                "win",
+                "win",
+                "win",
+            )
         )
     )
     side = draw(st.integers(0, m.sides))  # one past the last side now and then
@@ -65,8 +87,12 @@ def random_event(draw, m):
 @given(st.data())
 def test_random_event_sequences(data):
     form = data.draw(st.sampled_from(FORMS))
-    setup = E.setup(form=form, fmt=data.draw(st.sampled_from(("acc", "points", "games", "lurch"))),
-                    muggins=data.draw(st.booleans()), three=data.draw(st.sampled_from(("all", "cont"))))
+    setup = E.setup(
+        form=form,
+        fmt=data.draw(st.sampled_from(("acc", "points", "games", "lurch"))),
+        muggins=data.draw(st.booleans()),
+        three=data.draw(st.sampled_from(("all", "cont"))),
+    )
     m = Match(setup)
     journal = [E.to_line(m.setup)]
     history = [state(m)]  # history[k]: the state with k events in force

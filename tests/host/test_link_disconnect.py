@@ -9,7 +9,7 @@ from simmatch import flash_with_match
 
 
 def _open(url):
-    host, port = url[len("socket://"):].split(":")
+    host, port = url[len("socket://") :].split(":")
     sock = socket.create_connection((host, int(port)), timeout=30)
     return sock, sock.makefile("rb")
 

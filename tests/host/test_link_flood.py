@@ -46,7 +46,7 @@ def test_a_600_kb_burst_is_answered_line_by_line_and_changes_nothing(tmp_path):
     blob = b"\n".join(lines) + b"\n"
     assert len(blob) > 600_000
     with Sim(str(tmp_path / "sim-data"), fresh=True, heap="200k") as sim:
-        host, port = sim.url[len("socket://"):].split(":")
+        host, port = sim.url[len("socket://") :].split(":")
         sock = socket.create_connection((host, int(port)), timeout=30)
         f = sock.makefile("rb")
         sock.sendall(b"\n")

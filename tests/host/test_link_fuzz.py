@@ -24,8 +24,14 @@ def make_board():
 
 
 def snapshot(link, j, m, s):
-    return (json.dumps(link._op_state({})), j.next_seq, j.size, json.dumps(s.values), link.pending,
-            link.subscribed)
+    return (
+        json.dumps(link._op_state({})),
+        j.next_seq,
+        j.size,
+        json.dumps(s.values),
+        link.pending,
+        link.subscribed,
+    )
 
 
 def test_thirty_thousand_bad_lines_each_get_an_error_and_change_nothing():
@@ -69,7 +75,7 @@ def test_a_stream_of_noise_and_requests_in_random_chunks():
     pos = 0
     while pos < len(stream):
         n = rng.randrange(1, 300)
-        for line in reader.feed(stream[pos: pos + n]):
+        for line in reader.feed(stream[pos : pos + n]):
             replies.extend(json.loads(r) for r in link.handle(line))
         pos += n
     good = [r for r in replies if r["ok"]]
@@ -91,15 +97,29 @@ def test_any_bytes_without_newline_get_one_reply(data):
     assert reply["ok"] is False or reply["id"] is not None
 
 
-@given(st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
-                    lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=8), c, max_size=4),
-                    max_leaves=20),
-       st.sampled_from(["hello", "state", "events", "subscribe", "settings", "propose", "cancel", "pending",
-                        "nope"]))
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+        lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=8), c, max_size=4),
+        max_leaves=20,
+    ),
+    st.sampled_from(
+        ["hello", "state", "events", "subscribe", "settings", "propose", "cancel", "pending", "nope"]
+    ),
+)
 def test_any_json_arguments_never_crash_the_handler(value, op):
     link, j, m, s = _board
-    req = {"id": 9, "op": op, "from": value, "limit": value, "set": value, "event": value, "pending": value,
-           "state": value, "note": value}
+    req = {
+        "id": 9,
+        "op": op,
+        "from": value,
+        "limit": value,
+        "set": value,
+        "event": value,
+        "pending": value,
+        "state": value,
+        "note": value,
+    }
     out = link.handle(json.dumps(req))
     assert len(out) == 1
     reply = json.loads(out[0])
@@ -110,8 +130,11 @@ def test_any_json_arguments_never_crash_the_handler(value, op):
         not_json = any(ord(c) > 0xFFFF for c in text)
     except ValueError:
         not_json = True
-    assert reply["id"] == 9 or reply["code"] in ("too-long", "encoding", "control") or (
-        not_json and reply["code"] == "json")
+    assert (
+        reply["id"] == 9
+        or reply["code"] in ("too-long", "encoding", "control")
+        or (not_json and reply["code"] == "json")
+    )
     assert reply.get("code") != "internal", reply
     link.pending = None
 
@@ -124,7 +147,7 @@ def _fire(url, lines, window=16, probe=b'{"id":"probe","op":"state"}'):
     for its replies does), then a probe; returns the replies (dicts), the probe's last."""
     import socket
 
-    host, port = url[len("socket://"):].split(":")
+    host, port = url[len("socket://") :].split(":")
     sock = socket.create_connection((host, int(port)), timeout=60)
     f = sock.makefile("rb")
     sock.sendall(b"\n")

@@ -21,8 +21,14 @@ def test_parallel_test_runs_do_not_share_build_sim():
     assert os.path.exists(mine)
     # Another test process (pytest in a second terminal) gets a folder of its own, gone when it ends.
     code = "import simbuild; print([a for a in simbuild.command('--headless') if a.endswith('main.py')][0])"
-    r = subprocess.run([sys.executable, "-c", code], cwd=HERE, capture_output=True, text=True, timeout=300,
-                       env=dict(os.environ, PYTHONPATH=HERE))
+    r = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=HERE,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=dict(os.environ, PYTHONPATH=HERE),
+    )
     assert r.returncode == 0, r.stderr
     theirs = r.stdout.strip()
     assert theirs.endswith("main.py") and os.path.dirname(theirs) != os.path.dirname(mine)

@@ -52,10 +52,16 @@ def test_the_demo_after_a_game_by_hand_leaves_that_game(monkeypatch, tmp_path):
 def test_a_second_simulator_on_one_flash_is_refused(tmp_path):
     data = str(tmp_path / "sim-data")
     holder = subprocess.Popen(
-        [sys.executable, "-c",
-         "import sys; sys.path.insert(0, %r); import sim; sim.lock_flash(%r); print('held', flush=True); "
-         "sys.stdin.read()" % (os.path.join(ROOT, "tools"), data)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-c",
+            "import sys; sys.path.insert(0, %r); import sim; sim.lock_flash(%r); print('held', flush=True); "
+            "sys.stdin.read()" % (os.path.join(ROOT, "tools"), data),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout.readline().strip() == "held"
         with pytest.raises(SystemExit) as e:

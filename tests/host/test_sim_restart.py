@@ -15,16 +15,24 @@ def write(path, text):
 
 def test_quit_mid_game_then_restart_keeps_the_journal(tmp_path):
     data = tmp_path / "data"
-    first = write(tmp_path / "first.script", "\n".join([
-        "cards 4H TD",  # the cut: red (player 1) cuts the 4, deals
-        "key OK",
-        "key OK",  # no starter keyed: peg on the holes
-        "key OK",
-        "tap blue 9", "key OK",  # blue's hand: 9
-        "tap red 14", "key OK",  # red's hand: 14
-        "+500 quit",  # power cut: no end-of-script checks, nothing saved on the way out
-        "expect score 1 1",  # never reached
-    ]) + "\n")
+    first = write(
+        tmp_path / "first.script",
+        "\n".join(
+            [
+                "cards 4H TD",  # the cut: red (player 1) cuts the 4, deals
+                "key OK",
+                "key OK",  # no starter keyed: peg on the holes
+                "key OK",
+                "tap blue 9",
+                "key OK",  # blue's hand: 9
+                "tap red 14",
+                "key OK",  # red's hand: 14
+                "+500 quit",  # power cut: no end-of-script checks, nothing saved on the way out
+                "expect score 1 1",  # never reached
+            ]
+        )
+        + "\n",
+    )
     r = run_sim(data, "--script", first, "--fresh")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "quit (power cut)" in r.stdout

@@ -8,6 +8,7 @@ than running it). MODE "count" only counts the payloads; "events" parses each in
 peak of live heap during the replay (the journal's reading plus the fold's state); exits 1 on a wrong
 count. A MemoryError is the failure.
 """
+
 import gc
 import sys
 
