@@ -65,7 +65,7 @@ class Controller:
         self.stuck = 0  # keys reported stuck and not yet released, bit i = key i
         self._held = 0
         self._long_used = 0  # keys whose long press acted: their release does nothing
-        self.skip = None  # (game_no, deal_no) in which the players went on to the show by hand
+        self.skip = None  # (game_no, deal_no, level, match.count): how far went by hand (deal.level)
         self.changes = 0  # bumps whenever something shown may have changed
         self._link_t = None  # when a laptop's proposal last appeared, changed or went (_LINK_READ_MS)
         self.advising = advising  # board.advising.Advising when the setting is on, else None
@@ -273,7 +273,7 @@ class Controller:
             self.say(*refused)
         if c >= 0:
             ctx = deal.context(self.book.match, self.settings, self.skip)
-            if ctx == "starter" or ctx == "lay":
+            if ctx == "starter" or ctx == "lay" or ctx == "peg":
                 self._use_cards(ctx, now)
 
     def _ok(self, now):
@@ -300,7 +300,7 @@ class Controller:
             self.commit({"t": "cut", "cards": list(cards)}, keep=True)
             if m.cut_tie:
                 self.say("A tie: cut again")
-        elif ctx == "starter":
+        elif ctx == "starter" or ctx == "peg":
             if self.commit({"t": "starter", "c": cards[0]}) and m.last_pegs:
                 self.say("His heels:", "%s +2" % m.names[m.dealer_side])
         elif ctx == "lay":
@@ -369,10 +369,16 @@ class Controller:
         if ph == "cut":
             self.say("Key a card each,", "OK; or 1-%d OK" % m.players, "names the dealer")
         elif ph == "starter" or ph == "play":
-            if self.skip == (m.game_no, m.deal_no):
+            lvl = deal.level(m, self.skip)
+            if lvl == 2:
                 self.say("Peg the show:", "tap, or key cards")
+            elif ph == "starter" and not lvl:
+                # No starter keyed: the play is pegged on the holes (taps are play points, the show
+                # order untouched) until a second OK goes on to the show.
+                self.skip = (m.game_no, m.deal_no, 1, m.count)
+                self.say("Peg the play:", "tap the holes;", "OK = the show")
             else:
-                self.skip = (m.game_no, m.deal_no)
+                self.skip = (m.game_no, m.deal_no, 2, m.count)
                 self.say("On to the show")
         elif ph == "show":
             side, kind = m.next_show()
@@ -452,6 +458,13 @@ class Controller:
         self.pending = deal.peg(m, side, n, hole, why, now)
 
     def _offer_undo(self):
+        m = self.book.match
+        lvl = deal.level(m, self.skip)
+        if lvl and m.count == self.skip[3]:
+            # The last thing done was a skip (no event): it is undone alone, not the event before it.
+            what = "on to the show" if lvl == 2 else "starter skipped"
+            self.pending = Pending(P_EVENT, {"t": "skip"}, "Undo " + what + "?")
+            return
         if not self.book.match.count:
             self.say("Nothing to undo")
             return
@@ -508,6 +521,16 @@ class Controller:
         if p.ev.get("t") == "_new":
             self.book.new_match(setup_of(self.settings))
             self.skip = None
+            return
+        if p.ev.get("t") == "skip":
+            # Back one level: from the show to the play on the holes (no starter yet), else none. The
+            # next UNDO undoes the last event (-1: no skip to undo alone).
+            m = self.book.match
+            sk = self.skip
+            back = 1 if sk[2] == 2 and m.starter is None else 0
+            self.skip = (sk[0], sk[1], back, -1) if back else None
+            again = "Starter? OK=skip" if m.starter is None else "The play again"
+            self.say("Peg the play" if back else again)
             return
         done = self.commit(p.ev)
         if p.answer is not None:

@@ -1,20 +1,28 @@
 # Pure queries about the deal in force (what keyed cards are for now, whose turn, why a peg scores) and
-# the proposals made from it (what waits for OK). Each takes the match (and the settings, and `skip`: the
-# (game_no, deal_no) in which the players chose to go on to the show by hand), never the controller; the
-# controller decides when, and acts on the answers.
+# the proposals made from it (what waits for OK). Each takes the match (and the settings, and `skip`: how
+# far the players went by hand in a deal, see level()), never the controller; the controller decides
+# when, and acts on the answers.
+
+
+def level(m, skip):
+    """How far the players went by hand in this deal: 0 not at all, 1 the starter skipped (the play is
+    pegged on the holes), 2 on to the show. skip: (game_no, deal_no, level, match.count then)."""
+    if skip is None or skip[0] != m.game_no or skip[1] != m.deal_no:
+        return 0
+    return skip[2]
 
 
 def context(m, settings, skip):
-    """What keyed cards are for now: "cut", "starter", "lay", "show", or None."""
+    """What keyed cards are for now: "cut", "starter", "peg" (the play pegged on the holes, a keyed
+    card is still the starter), "lay", "show", or None."""
     ph = m.phase()
     if ph == "cut":
         return "cut"
-    # skip: the players went on to the show by hand in this deal
-    skipped = skip is not None and skip[0] == m.game_no and skip[1] == m.deal_no
+    lvl = level(m, skip)
     if ph == "starter":
-        return "show" if skipped else "starter"
+        return "show" if lvl == 2 else "peg" if lvl else "starter"
     if ph == "play":
-        return "show" if skipped or not settings["play"] else "lay"
+        return "show" if lvl == 2 or not settings["play"] else "lay"
     if ph == "show":
         return "show"
     return None
@@ -33,8 +41,8 @@ def laid_cards(m):
 def default_side(m, ctx):
     """The side keyed points go to unless MENU picks another: the hand counting next, the player to lay."""
     nxt = m.next_show()
-    if nxt is not None and ctx == "show":
-        return nxt[0]
+    if nxt is not None and (ctx == "show" or ctx == "peg"):
+        return nxt[0]  # the hand counting next; the play pegged on the holes: the leader, who shows first
     if m.play is not None and m.play.turn is not None and m.phase() == "play":
         return m.side_of(m.play_seats[m.play.turn])
     return 0
@@ -43,8 +51,7 @@ def default_side(m, ctx):
 def why(m, side, skip):
     """The reason a peg of side's is journalled with: the show it counts, the play, or manual."""
     ph = m.phase()
-    skipped = skip is not None and skip[0] == m.game_no and skip[1] == m.deal_no
-    if ph == "show" or (skipped and (ph == "starter" or ph == "play")):
+    if ph == "show" or (level(m, skip) == 2 and (ph == "starter" or ph == "play")):
         nxt = m.next_show()
         if nxt is not None and nxt[0] == side:
             return nxt[1]

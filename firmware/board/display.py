@@ -181,6 +181,8 @@ def prompt(match, ctx):
         return "Cut: a card each"
     if ctx == "starter":
         return "Starter? OK=skip"
+    if ctx == "peg":
+        return "Peg play OK=show"  # the play pegged on the holes; a keyed card is still the starter
     if ctx == "lay":
         return "%s lays MENU=go" % match.names[match.side_of(match.play_seats[match.play.turn])]
     if ctx == "show":

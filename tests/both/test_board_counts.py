@@ -105,7 +105,7 @@ def _key_points(s, n):
 def _deal_keyed(s, points):
     """One deal pegged with keyed points, no cards: points[side] for each hand, 0 for the crib."""
     m = s.app.match
-    s.keys("OK")  # no starter keyed: on to the show
+    s.keys("OK OK")  # no starter keyed: the play on the holes, then on to the show
     while not m.game_over and m.next_show() is not None:
         side, kind = m.next_show()
         _key_points(s, points[side] if kind == "hand" else 0)

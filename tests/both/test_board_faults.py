@@ -32,7 +32,7 @@ def test_ok_bouncing_20ms_confirms_once():
 def test_rank_key_bouncing_types_one_rank():
     s = Scenario()
     try:
-        s.keys("A OK OK")  # to the show
+        s.keys("A OK OK OK")  # the play on the holes, then to the show
         for i in range(5):
             (s.hold if i % 2 == 0 else s.release)("5")
             s.wait(STEP_MS)

@@ -8,7 +8,8 @@ from board import anims
 def _deal_by_taps(s, hands, crib):
     """One deal pegged on the holes: hands[side] each, then the crib; 0 keys a zero hand."""
     m = s.app.match
-    s.press("OK")  # no starter keyed: on to the show
+    s.press("OK")  # no starter keyed: the play on the holes
+    s.press("OK")  # on to the show
     for _ in range(3):
         if m.game_over:
             return
@@ -154,7 +155,7 @@ def test_keyed_points_peg_without_sensors():
     s = Scenario()
     try:
         s.keys("A OK")
-        s.keys("OK")  # to the show: P2's hand is next
+        s.keys("OK OK")  # no starter, the play on the holes, then to the show: P2's hand is next
         s.keys("A 2")  # 1 then 2: twelve points
         assert "+12 P2" in s.screen()
         s.press("OK")  # proposal, blinking at hole 12
@@ -168,7 +169,7 @@ def test_keyed_points_peg_without_sensors():
 def test_stink_hole_winks_and_never_blocks_input():
     s = Scenario()
     try:
-        s.keys("A OK OK")  # to the show, pegged on the holes
+        s.keys("A OK OK OK")  # no starter, the play on the holes, then to the show
         s.peg(1, 24)  # P2's hand
         s.keys("OK OK OK OK")  # P1's hand and crib: nineteen each
         assert s.app.match.phase() == "deal"  # from here a peg is a manual one (29 at most)
@@ -186,7 +187,8 @@ def test_stink_hole_winks_and_never_blocks_input():
 
 def _show_turn(s):
     s.keys("A OK")  # player 1 deals
-    s.press("OK")  # no starter keyed: on to the show
+    s.press("OK")  # no starter keyed: the play on the holes
+    s.press("OK")  # on to the show
     assert s.app.match.next_show() == (1, "hand")
 
 
@@ -229,7 +231,7 @@ def test_keyed_points_five_card_hand_and_crib():
     s = Scenario(form="five")
     try:
         s.keys("A OK")
-        s.press("OK")
+        s.keys("OK OK")  # the play on the holes, then the show
         m = s.app.match
         side, kind = m.next_show()
         assert kind == "hand"
@@ -244,5 +246,80 @@ def test_keyed_points_five_card_hand_and_crib():
         assert m.next_show()[1] == "crib"
         s.keys("A 7 OK")  # a crib of four and the starter can
         assert s.app.controller.pending.ev["n"] == 17 and s.app.controller.pending.ev["why"] == "crib"
+    finally:
+        s.close()
+
+
+def test_the_play_pegged_on_the_holes_is_play_and_keeps_the_show_order():
+    # Issue 11: with no cards keyed, OK=skip at "Starter?" went straight on to the show: a tap in the
+    # play proposed "P2 +2 hand", used up P2's show turn, and the next tap was "P1 +1 hand".
+    s = Scenario()
+    try:
+        s.keys("A OK")
+        s.keys("OK")  # no starter keyed: the play is pegged on the holes
+        assert "Peg play OK=show" in s.screen()
+        s.tap(1, 2)
+        assert s.app.controller.pending.ev == {"t": "peg", "s": 1, "n": 2, "why": "play"}
+        s.press("OK")
+        s.tap(0, 1)
+        assert s.app.controller.pending.ev == {"t": "peg", "s": 0, "n": 1, "why": "play"}
+        s.press("OK")
+        m = s.app.match
+        assert m.front == [1, 2] and m.next_show() == (1, "hand")  # the show order untouched
+        assert [e["why"] for e in s.journal() if e["t"] == "peg"] == ["play", "play"]
+        s.keys("OK")  # on to the show
+        assert "P2 hand: cards" in s.screen()
+        s.tap(1, 10)
+        assert s.app.controller.pending.ev == {"t": "peg", "s": 1, "n": 8, "why": "hand"}
+        s.press("OK")
+        s.tap(0, 5)
+        assert s.app.controller.pending.ev == {"t": "peg", "s": 0, "n": 4, "why": "hand"}
+    finally:
+        s.close()
+
+
+def test_keyed_play_points_go_to_the_leader_and_a_keyed_card_is_the_starter():
+    s = Scenario()
+    try:
+        s.keys("A OK OK")  # P1 deals, no starter: the play on the holes
+        s.keys("2 OK")  # a go or a pair: to the leader (P2), as play
+        assert s.app.controller.pending.ev == {"t": "peg", "s": 1, "n": 2, "why": "play"}
+        s.press("OK")
+        s.cards("5S")  # a card keyed now is still the starter
+        assert s.app.match.starter is not None and s.app.match.front == [0, 2]
+    finally:
+        s.close()
+
+
+def test_a_skipped_starter_is_undone_alone():
+    # Issue 11: UNDO after skipping the starter offered "Undo next deal?" (the event before the skip).
+    s = Scenario()
+    try:
+        s.keys("A OK")
+        n = len(s.journal())
+        s.keys("OK")  # skip the starter
+        s.press("UNDO")
+        assert "Undo starter skipped?" in s.said()
+        s.press("OK")
+        assert "Starter? OK=skip" in s.screen() and len(s.journal()) == n  # no event undone
+        s.cards("5S")
+        assert s.app.match.starter is not None
+    finally:
+        s.close()
+
+
+def test_going_on_to_the_show_is_undone_alone_back_to_the_play_on_the_holes():
+    s = Scenario()
+    try:
+        s.keys("A OK OK")  # the play on the holes
+        s.peg(1, 2)
+        n = len(s.journal())
+        s.keys("OK")  # on to the show
+        s.press("UNDO")
+        assert "Undo on to the show?" in s.said()
+        s.press("OK")
+        assert "Peg play OK=show" in s.screen() and len(s.journal()) == n
+        s.press("UNDO")  # now the peg itself
+        assert "Undo P2 +2?" in s.said()
     finally:
         s.close()

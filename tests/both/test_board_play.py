@@ -79,7 +79,7 @@ def test_no_starter_refused_on_the_display():
     s = Scenario()
     try:
         s.keys("A OK")
-        s.keys("OK")  # the starter skipped: on to the show
+        s.keys("OK OK")  # the starter skipped (the play on the holes), then on to the show
         n = len(s.journal())
         s.cards("5H 5S 5C JD")
         s.press("OK")
