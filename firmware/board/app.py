@@ -77,6 +77,7 @@ class App:
         self._shown = None  # display rows on the glass
         self._shown_changes = -1
         self._view = display.view()
+        self._view[11] = board_def.side_names  # the pegs' colour on each track ("red", ...): P1 red
         self._dog = None
         self.errors = 0
         said = self.book.boot(setup_of(settings)).problem()

@@ -150,6 +150,7 @@ class Controller:
         into[7] = self.num_side
         into[8] = self.page
         into[9] = self.advising
+        into[10] = self.tracks()
         return into
 
     def _pages(self):
@@ -184,7 +185,12 @@ class Controller:
             return
         r = RANKS.find(name) if len(name) == 1 else -1
         s = SUITS.find(name) if len(name) == 1 else -1
-        if r >= 0:
+        m = self.book.match
+        if (r >= 0 or s >= 0) and (m.game_over or m.match_over):
+            # After the game (or match) is won, keyed cards and points mean nothing: say what OK does.
+            self.entry.reset()
+            self.say("Match is over:" if m.match_over else "Game is over:", display.prompt(m, None))
+        elif r >= 0:
             self._rank(r)
         elif s >= 0:
             self._suit(s, now)

@@ -4,7 +4,7 @@
 # The words are made here, where they are shown: the controller hands over codes and state (view()).
 from board import deal
 from board.deal import P_GUARD, P_PEG
-from board.settings import MATCH_SETTINGS, MENU
+from board.settings import MATCH_SETTINGS, MENU, tracks_for
 from cribbage.cards import RANKS, format_card
 
 try:
@@ -30,11 +30,13 @@ _CONTEXT = const(6)  # deal.context(): what keyed cards are for now
 _NUM_SIDE = const(7)  # the side keyed points go to
 _PAGE = const(8)  # the page shown of a message longer than the display (MENU turns it)
 _ADVISING = const(9)  # board.advising.Advising (discard advice), or None when the setting is off
+_TRACKS = const(10)  # the physical track of each side (the controller's tracks())
+_COLOURS = const(11)  # the colour of each track's pegs, by track: the board file's side names (the app)
 
 
 def view():
-    """An empty view, made once by the app for Controller.shown() to fill."""
-    return [0, None, -1, None, (), None, None, 0, 0, None]
+    """An empty view, made once by the app for Controller.shown() to fill (and the app the colours)."""
+    return [0, None, -1, None, (), None, None, 0, 0, None, (), ()]
 
 
 def wrap(text, width=COLS, rows=4):
@@ -69,7 +71,37 @@ def cards_text(cards):
     return " ".join([format_card(c) for c in cards])
 
 
-def _value(v):
+def _value(settings, key, shown):
+    """A setting's value in players' words (not the settings' own names); the match's settings say
+    how long the match is."""
+    v = settings[key]
+    fmt = settings["fmt"]
+    if key == "form":
+        words = {
+            "six": "6-card to 121",
+            "six61": "6-card to 61",
+            "three": "3-handed to 121",
+            "four": "partners 2v2",
+        }
+        return words.get(v, "5-card to 61")
+    if (key == "games" and (fmt == "points" or fmt == "lurch")) or (
+        key == "to" and (fmt == "acc" or fmt == "games")
+    ):
+        return "%d (not used)" % v
+    if key == "fmt" or key == "games" or key == "to":
+        if fmt == "games":
+            return "best of %d games" % settings["games"]
+        if fmt == "acc":
+            return "ACC, %d games" % settings["games"]
+        return "%s %s" % (fmt, "to %d" % settings["to"])  # points (1/2/3 a game) or lurch (1/2) to win
+    if key == "auto_ok_ms":
+        return "after %d secs" % (v // 1000) if v else "off"
+    if key == "three":
+        return "winner takes all" if v == "all" else "play on for 2nd"
+    colours = shown[_COLOURS]
+    if key == "tracks":
+        pair = tracks_for(2, v, len(colours)) if len(colours) > 2 else (0, 1)
+        return "%s %s" % (colours[pair[0]], colours[pair[1]]) if colours else str(v)
     if v is True:
         return "on"
     if v is False:
@@ -92,12 +124,16 @@ def rows(match, settings, shown):
         if match.starter is not None:
             line += " st " + format_card(match.starter)
         mp = "-".join([str(p) for p in match.match_points])
-        out.append(_fit(line + " " * max(1, COLS - len(line) - len(mp)) + mp))
+        if len(line) + 1 + len(mp) > COLS:
+            line = line.replace(" st ", " ")  # three sides' match points need the room: never cut them
+        out.append(line[: COLS - 1 - len(mp)] + " " * max(1, COLS - len(line) - len(mp)) + mp)
     body = []
     hint = prompt(match, shown[_CONTEXT])
     if shown[_MENU_AT] >= 0:
         key, label = MENU[shown[_MENU_AT]]
-        body = ["Menu %d/%d" % (shown[_MENU_AT] + 1, len(MENU)), label, "= " + _value(settings[key])]
+        v = _value(settings, key, shown)
+        head = "%d/%d UNDO=leave" % (shown[_MENU_AT] + 1, len(MENU))
+        body = [head, label, _fit("= " + v if len(v) < COLS - 1 else v)]
         if key in MATCH_SETTINGS:
             body.append("(new match)")
         hint = "OK=chg MENU=next"
@@ -129,6 +165,14 @@ def rows(match, settings, shown):
         body = _entry(match, shown)
     elif match.game_over or match.match_over:
         body = result_lines(match)
+    elif match.phase() == "cut" and shown[_COLOURS]:
+        # Whose pegs are which colour ("P1 red"), said while the players cut: by the track each side uses
+        tracks = shown[_TRACKS]
+        colours = shown[_COLOURS]
+        for s in range(match.sides):
+            t = tracks[s] if s < len(tracks) else s
+            if t < len(colours):
+                body.append(_fit("%s %s" % (match.names[s], colours[t])))
     elif match.play is not None and match.phase() == "play":
         body = ["count %d" % match.play.count, cards_text(match.play.current[-4:])]
     elif shown[_CONTEXT] == "show":
@@ -170,7 +214,8 @@ def _entry(match, shown):
     elif e.rank >= 0:
         body.append("key its suit")
     else:
-        body.append("%d card%s OK=score" % (len(e.cards), "" if len(e.cards) == 1 else "s"))
+        what = "cut" if shown[_CONTEXT] == "cut" else "score"  # at the cut the cards are cut, not scored
+        body.append("%d card%s OK=%s" % (len(e.cards), "" if len(e.cards) == 1 else "s", what))
     return body
 
 
@@ -246,6 +291,8 @@ def play_lines(match, player, card, count):
         lines.append("new count" if not play.over else "play over")
     elif play is not None and play.over:
         lines.append("play over")
+    if play is not None and play.over and len(deal.laid_cards(match)) == match.hand_size:
+        lines.append("OK=score them")  # the first hand of the show was laid whole: the prompt is hidden
     return lines
 
 

@@ -28,17 +28,17 @@ SPEC = {
 # The menu: (setting, label) in the order MENU steps through them.
 MENU = (
     ("brightness", "Brightness"),
-    ("auto_ok_ms", "Auto OK ms"),
-    ("play", "Play assist"),
+    ("auto_ok_ms", "Auto OK"),
+    ("play", "Key the play"),
     ("form", "Game form"),
     ("fmt", "Match format"),
-    ("games", "Games"),
-    ("to", "Points to win"),
+    ("games", "Games in match"),
+    ("to", "Match points"),
     ("muggins", "Muggins"),
-    ("three", "3-hand points"),
-    ("tracks", "Sides' tracks"),
+    ("three", "3-handed match"),
+    ("tracks", "2 sides' tracks"),
     ("watchdog", "Watchdog"),
-    ("advice", "Advice (boot)"),
+    ("advice", "Advice (at boot)"),
 )
 MATCH_SETTINGS = ("form", "fmt", "games", "to", "muggins", "three")  # used at the next new match
 ORDER = (

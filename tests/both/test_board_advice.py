@@ -121,6 +121,6 @@ def test_without_the_setting_held_menu_opens_the_menu_and_no_advice_is_loaded():
         assert s.app.controller.advising is None
         s.keys("A OK")
         _advice_mode(s)
-        assert "Menu 1/" in s.screen()
+        assert "1/12 UNDO=leave" in s.screen()
     finally:
         s.close()

@@ -63,7 +63,7 @@ def test_menu_form_applies_at_the_next_new_match():
         s.press("MENU")
         for _ in range(3):
             s.press("MENU")  # to "Game form"
-        assert "Game form" in s.screen() and "(new match)" in s.screen()
+        assert "Game form" in s.screen() and "6-card to 121" in s.screen() and "(new match)" in s.screen()
         s.press("OK")  # six -> six61
         s.press("UNDO")
         assert s.app.match.target == 121
