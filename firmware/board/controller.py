@@ -465,8 +465,9 @@ class Controller:
 
     def _offer_undo(self):
         m = self.book.match
-        lvl = deal.level(m, self.skip)
-        if lvl and m.count == self.skip[3]:
+        sk = self.skip
+        lvl = deal.level(m, sk)
+        if sk is not None and lvl and m.count == sk[3]:
             # The last thing done was a skip (no event): it is undone alone, not the event before it.
             what = "on to the show" if lvl == 2 else "starter skipped"
             self.pending = Pending(P_EVENT, {"t": "skip"}, "Undo " + what + "?")
@@ -533,8 +534,8 @@ class Controller:
             # next UNDO undoes the last event (-1: no skip to undo alone).
             m = self.book.match
             sk = self.skip
-            back = 1 if sk[2] == 2 and m.starter is None else 0
-            self.skip = (sk[0], sk[1], back, -1) if back else None
+            back = 1 if sk is not None and sk[2] == 2 and m.starter is None else 0
+            self.skip = (sk[0], sk[1], back, -1) if sk is not None and back else None
             again = "Starter? OK=skip" if m.starter is None else "The play again"
             self.say("Peg the play" if back else again)
             return
