@@ -21,15 +21,15 @@ def _refuse(message, hal_mod, path):
         show(message, path)
 
 
-# Every printable ASCII character, to be interned at boot (see _intern_chars).
-_ASCII = " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~"
-
-
 def _intern_chars():
-    """Intern the one-character strings now, while the heap is calm: MicroPython interns one the first
-    time indexing makes it ("KH"[0]), and a new qstr pool asked for mid-game, in a fragmented heap,
-    fails ([name budget] docs/memory.md, "No new interned strings after boot")."""
-    for _c in _ASCII:
+    """Intern the card letters now, while the heap is calm: format_card indexes RANKS and SUITS, and
+    MicroPython interns a one-character string the first time indexing makes it ("KH"[0]); a new
+    qstr pool asked for mid-game, in a fragmented heap, fails ([name budget] docs/memory.md, "No new
+    interned strings after boot"). Nothing else in the firmware indexes or iterates a str: it
+    slices (s[i : i + 1] is not interned), so input cannot intern what it holds."""
+    from cribbage.cards import RANKS, SUITS
+
+    for _c in RANKS + SUITS:
         pass
 
 

@@ -49,13 +49,13 @@ def parse_hole(text, side_names):
         side, hole = t.split(".", 1)
     else:
         i = 0
-        while i < len(t) and t[i].isalpha():
+        while i < len(t) and t[i : i + 1].isalpha():
             i += 1
         side, hole = t[:i], t[i:]
         if not side and hole:
             raise ScriptError("which side? e.g. r15 or 1.15")
-        if side and not hole and len(side) > 1 and side[-1] in "sg":
-            side, hole = side[:-1], side[-1]
+        if side and not hole and len(side) > 1 and side[-1:] in "sg":
+            side, hole = side[:-1], side[-1:]
     if not hole:
         raise ScriptError("which hole? e.g. r15")
     return (side_index(side, side_names), hole_number(hole))

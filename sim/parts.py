@@ -123,7 +123,8 @@ class SimDisplay:
         if not 0 <= row < 8:
             return
         line = self._draft[row]
-        for ch in s:
+        for i in range(len(s)):
+            ch = s[i : i + 1]  # a slice, not s[i]: indexing interns the character ([name budget])
             if 0 <= col < 16:
                 line[col] = ord(ch) if " " <= ch <= "~" else 63
             col += 1

@@ -73,10 +73,10 @@ def parse_line(line, key_names, side_names):
         return None
     words = line.split()
     delay, absolute = 0, False
-    if words[0][0] in "+@":
+    if words[0][:1] in "+@":
         if not words[0][1:].isdigit():
             raise ScriptError("bad delay %r" % (words[0],))
-        delay, absolute = int(words[0][1:]), words[0][0] == "@"
+        delay, absolute = int(words[0][1:]), words[0][:1] == "@"
         words = words[1:]
         if not words:
             return (delay, absolute, "wait", ())
@@ -118,7 +118,7 @@ def parse_line(line, key_names, side_names):
         n = len(side_names)
         if what == "display":
             text = " ".join(rest[1:])
-            if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+            if len(text) >= 2 and text[:1] == text[-1:] and text[:1] in "\"'":
                 text = text[1:-1]  # quoted, to keep spaces at its ends
             args = ("display", text)
         elif what in ("score", "match"):

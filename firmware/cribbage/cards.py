@@ -5,7 +5,6 @@ RANKS = "A23456789TJQK"
 SUITS = "SHDC"
 # Suit symbols accepted on input (filled and outline forms), mapped to S H D C.
 _SYMBOLS = {"♠": 0, "♥": 1, "♦": 2, "♣": 3, "♤": 0, "♡": 1, "♢": 2, "♧": 3}
-_SEPARATORS = ",;"
 
 JACK = 10
 
@@ -27,7 +26,7 @@ def parse_card(token):
     t = token.strip()
     if not t:
         raise CardError("bad card '': empty")
-    suit_char = t[-1]
+    suit_char = t[-1:]  # a slice: indexing would intern any character the input holds
     rank_text = t[:-1].upper()
     if suit_char in _SYMBOLS:
         suit = _SYMBOLS[suit_char]
@@ -47,9 +46,7 @@ def parse_card(token):
 
 
 def _tokens(text):
-    for sep in _SEPARATORS:
-        text = text.replace(sep, " ")
-    return text.split()
+    return text.replace(",", " ").replace(";", " ").split()
 
 
 def parse_cards(text_or_list):

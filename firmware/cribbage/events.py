@@ -104,15 +104,24 @@ def end_match():
 def _text(s):
     # Escape only what JSON requires, leaving other characters as they are, so both interpreters
     # write the same bytes (CPython's json.dumps would write \u escapes, MicroPython's would not).
-    out = []
-    for ch in s:
-        if ch == '"' or ch == "\\":
-            out.append("\\" + ch)
-        elif ord(ch) < 32:
-            out.append("\\u%04x" % ord(ch))
+    # Over the UTF-8 bytes: iterating a str would intern each character, and names come from players.
+    raw = s.encode()
+    for c in raw:
+        if c < 32 or c == 34 or c == 92:
+            break
+    else:
+        return '"' + s + '"'  # nothing to escape: the common case, one pass and no copies
+    out = bytearray(b'"')
+    for c in raw:
+        if c == 34 or c == 92:
+            out.append(92)
+            out.append(c)
+        elif c < 32:
+            out.extend(("\\u%04x" % c).encode())
         else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
+            out.append(c)
+    out.append(34)
+    return out.decode()
 
 
 def _value(v):
