@@ -64,6 +64,12 @@ class Scenario:
         for token in text.split():
             self.card(token)
 
+    def unplug_chain(self):
+        """The sensor chain's cable pulled: every input floats high."""
+        raw = self.hal.sensors.raw
+        for i in range(len(raw)):
+            raw[i] = 0xFF
+
     def _chain_ok(self):
         # tied inputs read as the HAL hands them over (1 = present, active-low inverted)
         raw = self.hal.sensors.raw

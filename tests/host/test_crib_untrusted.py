@@ -108,9 +108,9 @@ def liar(pages):
     return LiarPort(answer)
 
 
-def test_sync_stops_when_next_does_not_advance(tmp_path):
-    # Old code: 19,056 pages in 15 s, for ever.
-    port = liar(
+def stuck_board():
+    """A board whose every page says there is more and whose `next` never advances."""
+    return liar(
         lambda req: reply(
             req,
             events=[{"seq": req["from"], "event": {"t": "deal"}}],
@@ -120,6 +120,11 @@ def test_sync_stops_when_next_does_not_advance(tmp_path):
             more=True,
         )
     )
+
+
+def test_sync_stops_when_next_does_not_advance(tmp_path):
+    # Old code: 19,056 pages in 15 s, for ever.
+    port = stuck_board()
     con = db.connect(str(tmp_path / "h.sqlite3"))
     with pytest.raises(LinkError, match="does not advance"):
         sync(LinkClient(port, timeout=0.5), con)
@@ -167,16 +172,7 @@ def test_pushes_piling_up_while_waiting_are_bounded(monkeypatch):
 
 
 def test_sync_cli_on_a_lying_board_gives_a_clear_error(tmp_path, monkeypatch):
-    port = liar(
-        lambda req: reply(
-            req,
-            events=[{"seq": req["from"], "event": {"t": "deal"}}],
-            next=req["from"],
-            end=100,
-            first=1,
-            more=True,
-        )
-    )
+    port = stuck_board()
     with_port(monkeypatch, port)
     r = clean(runner.invoke(app, ["sync", "--db", str(tmp_path / "h.sqlite3")]))
     assert r.exit_code == 3 and "does not advance" in r.said
