@@ -5,7 +5,6 @@ from crib import db
 from cribbage.cards import format_card, format_cards
 from cribbage.errors import CribError
 from cribbage.game import Match
-from cribbage.play import reasons_for_lay
 
 
 class Game:
@@ -139,20 +138,24 @@ def replay_match(board, match_no, items):
 
 
 class _LayBefore:
-    """The count before a lay (the core's play, read before the lay changes it)."""
+    """The play before a lay (a copy the core rebuilds, read before the lay changes it): the lay tried
+    on it gives the core's own awards, so a last card is called "last card" and a go "go" (both are a
+    lone point, which the fold pegs under one why, "go")."""
 
     def __init__(self, m):
         play = m.play
-        self.current = list(play.current) if play is not None and not play.over else []
+        self.play = m.rebuilt_play() if play is not None and not play.over else None
+        self.seats = list(m.play_seats) if self.play is not None else []
 
     def items(self, ev, n):
         try:
-            reasons = [[r, p] for r, p in reasons_for_lay(self.current + [ev["c"]])]
-        except (CribError, KeyError, TypeError, ValueError):
+            awards = self.play.lay(self.seats.index(ev["p"]), ev["c"]) if self.play is not None else []
+            reasons = [[r, p] for _s, r, p in awards]
+        except (CribError, KeyError, TypeError, ValueError, AttributeError):
             reasons = []
         rest = n - sum(p for _r, p in reasons)
-        if rest > 0:
-            reasons.append(["go" if rest == 1 else "last card", rest])
+        if rest > 0:  # the board pegged more than the core finds: say so
+            reasons.append(["pegged", rest])
         return reasons
 
 
