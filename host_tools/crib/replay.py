@@ -123,9 +123,14 @@ def replay_match(board, match_no, items):
         if m.dealer is not None:
             deal_info.setdefault(m.game_no, {})[m.deal_no] = (m.dealer_side, m.starter)
         if ev.get("t") == "show" and not m.last_pegs and m.last_show is not None:
-            # A zero hand ("nineteen") pegs nothing but is still a hand counted.
+            # A zero hand ("nineteen") pegs nothing but is still a hand counted; so is a hand claimed
+            # as 0 under muggins, whose count is its items (they were lost: a 2 missed read as 0).
             side, kind = m.last_show[0], m.last_show[1]
-            rows.append((seq, m.deal_no, side, kind, 0, m.front[side], _show_text(m.last_show), "[]"))
+            try:
+                items_json = json.dumps(_plain(m.show_items()))
+            except Exception:
+                items_json = "[]"
+            rows.append((seq, m.deal_no, side, kind, 0, m.front[side], _show_text(m.last_show), items_json))
         stack.append(_Entry(seq, m.game_no, rows))
     if len(stack) != m.count:
         flags.setdefault(m.game_no, []).append(

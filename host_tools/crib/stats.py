@@ -201,7 +201,7 @@ def _game_scores(con, g, st, scores, dealer_of):
     last_deal = max([r["deal_no"] for r in scores] + [0])
     play = {}  # (deal, side) -> play points
     claims = _claims(
-        con, g["board"], [r["seq"] for r in scores if r["kind"] in ("hand", "crib") and r["items"]]
+        con, g["board"], [r["seq"] for r in scores if r["kind"] in ("hand", "crib") and r["cards"]]
     )
     for r in scores:
         side, kind = r["side"], r["kind"]
