@@ -15,10 +15,13 @@ RECORDS = os.path.join(ROOT, "firmware", "cribbage", "records.py")
 # module -> the record types it folds
 USERS = {
     "firmware/cribbage/fold.py": tuple(
-        "CUT DEALER PEG FIX STARTER SHOW LAY GO MUG DEAL GAME END NONE".split()
+        "CUT DEALER PEG FIX STARTER SHOW LAY GO MUG DEAL GAME END NAME NONE".split()
     ),
     "firmware/cribbage/trusted.py": tuple("STARTER SHOW LAY GO DEAL NONE".split()),
+    "firmware/cribbage/checks.py": ("NAME",),
 }
+# Record types records.py keeps private (`_NAME`: no module global, one interned name less).
+PRIVATE = ("NAME",)
 BEGIN = "# ---- record types: written by bench/gen_records.py from cribbage/records.py; do not edit ----\n"
 END = "# ---- end of the record types ----\n"
 
@@ -27,7 +30,8 @@ def values():
     """{NAME: int} of records.py's `NAME = const(N)` lines."""
     with open(RECORDS) as f:
         text = f.read()
-    return {m.group(1): int(m.group(2)) for m in re.finditer(r"^([A-Z]+) = const\((\d+)\)", text, re.M)}
+    found = re.finditer(r"^(_?)([A-Z]+) = const\((\d+)\)", text, re.M)
+    return {m.group(2): int(m.group(3)) for m in found if not m.group(1) or m.group(2) in PRIVATE}
 
 
 def block(names, found):

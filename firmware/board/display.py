@@ -266,6 +266,9 @@ def describe(match, ev):
     if t == "go" or t == "dealer":
         who = names[match.side_of(ev["p"])]
         return "%s go" % who if t == "go" else "dealer %s" % who
+    if t == "name":  # by the set-up's name (P2), which a rename never changes: "P2 is Bob"
+        # ([name budget] docs/memory.md: a format string the firmware interns already.)
+        return "%s%s is %s" % (match.setup["names"][ev["s"]], "", ev["name"])
     return {"deal": "next deal", "game": "next game", "end": "end match"}.get(t, t)
 
 

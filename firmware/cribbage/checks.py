@@ -2,8 +2,18 @@
 from cribbage.cards import JACK, format_card, format_cards, parse_card
 from cribbage.errors import CribError
 from cribbage.events import KINDS, WHYS
+from cribbage.forms import MAX_NAME
 from cribbage.records import CUT, DEAL, DEALER, END, FIX, GAME, GO, LAY, MUG, NONE, PEG, SHOW, STARTER
 from cribbage.show import score_total
+
+try:
+    from micropython import const
+except ImportError:  # CPython: const(x) is just x
+    const = int  # type: ignore
+
+# ---- record types: written by bench/gen_records.py from cribbage/records.py; do not edit ----
+_NAME = const(13)
+# ---- end of the record types ----
 
 # Largest legal single peg for each reason (docs/rules.md): a hand or crib 29; one card in the play at most
 # 12 (double pair royal) + 2 (fifteen or 31) + 1 (last card) = 15; a go 1; his heels exactly 2.
@@ -99,6 +109,24 @@ def validate(m, ev, trusted, dry):
 
 def _end(m, ev, trusted, dry):
     return _END_REC
+
+
+def name(m, ev, trusted, dry):
+    # ([name budget] docs/memory.md: "name", not "_name": the firmware interns that name already.)
+    # A side's new name: 1..MAX_NAME printable ASCII characters. The display's font is ASCII, and
+    # MicroPython interns every character a loop takes from a str: the bytes are read instead, and
+    # anything else is refused before one is made.
+    s = _int(ev, "s", 0, m.sides - 1, "side")
+    text = ev.get("name")
+    if type(text) is not str:
+        raise CribError("a name is text, not %r" % (text,))
+    raw = text.encode()
+    for c in raw:
+        if c < 32 or c > 126:
+            raise CribError("a name takes letters, digits and ASCII signs only")
+    if not 1 <= len(raw) <= MAX_NAME or not text.strip():
+        raise CribError("a name is 1..%d characters" % MAX_NAME)
+    return bytes((_NAME, s, len(raw))) + raw
 
 
 def _dealer(m, ev, trusted, dry):
@@ -379,4 +407,5 @@ _CHECKS = {
     "cut": (_cut, ("cards",)),
     "dealer": (_dealer, ("p",)),
     "end": (_end, ()),
+    "name": (name, ("s", "name")),
 }

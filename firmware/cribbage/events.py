@@ -80,6 +80,11 @@ def muggins(side, points=None):
     return ev
 
 
+def name(side, text):
+    """A side takes a name (1..12 printable ASCII characters): shown from now on; nothing else changes."""
+    return {"t": "name", "s": side, "name": text}
+
+
 def undo():
     """Take back the last event still in force (undo appends; it never erases the record)."""
     return {"t": "undo"}

@@ -24,6 +24,7 @@ _MUG = const(9)
 _DEAL = const(10)
 _GAME = const(11)
 _END = const(12)
+_NAME = const(13)
 _NONE = const(255)
 # ---- end of the record types ----
 
@@ -146,10 +147,10 @@ class Fold:
         v[i + 3] = 1 if self.match_over else 0
         v[i + 4] = 0 if self.match_winner is None else self.match_winner + 1
         v[i + 5] = 1 if self.cut_tie else 0
-        cps.append((end, self.count, game_start, v, self.last_show, self.cut_cards))
+        cps.append((end, self.count, game_start, v, self.last_show, self.cut_cards, self.names))
 
     def _restore(self, cp):
-        _end, self.count, _game_start, b, self.last_show, self.cut_cards = cp
+        _end, self.count, _game_start, b, self.last_show, self.cut_cards, self.names = cp
         sides = self.sides
         self.front = list(b[0:sides])
         self.back = list(b[sides : 2 * sides])
@@ -244,6 +245,11 @@ class Fold:
         elif t == _END:
             self.match_over = True
             self.match_winner = leader_of(self.match_points)
+        elif t == _NAME:
+            # A new list: the set-up's stays as journalled, and a checkpoint keeps the names it saw.
+            names = list(self.names)
+            names[b[i + 1]] = bytes(b[i + 3 : i + 3 + b[i + 2]]).decode()
+            self.names = names
 
     def _score(self, side, n, why):
         if n <= 0 or self.game_over or side in self.places:

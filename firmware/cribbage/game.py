@@ -37,6 +37,8 @@ Events: plain dicts with "t", built by cribbage.events, one compact JSON line ea
                            card made, go and last card included; pegged by the layer).
     go(player)             {"t":"go","p"}; apply() adds "n" (0 or 1) and "s" (the side it scored for).
     muggins(side, n=None)  {"t":"muggins","s",["n"]} take missed points (muggins on only)
+    name(side, text)       {"t":"name","s","name"} a side's name from now on (1..12 printable ASCII
+                           characters: the display's font); nothing else changes; undone like any
     undo()                 {"t":"undo"} takes back the last event still in force (any kind)
     next_deal() {"t":"deal"}   next_game() {"t":"game"} (loser deals)   end_match() {"t":"end"}
 

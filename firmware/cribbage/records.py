@@ -18,6 +18,9 @@ MUG = const(9)  # muggins, side, points
 DEAL = const(10)
 GAME = const(11)
 END = const(12)
+# name, side, length, the name's ASCII bytes (a side renamed). Private, so no module global: one
+# interned name less ([name budget] docs/memory.md); checks.py and fold.py get copies (gen_records).
+_NAME = const(13)
 NONE = const(255)
 
 
@@ -35,7 +38,7 @@ def rec_len(b, i, players, hand_size):
     if t == FIX or t == MUG:  # noqa: SIM109
         return 3
     if t >= DEAL:
-        return 1
+        return 3 + b[i + 2] if t == _NAME else 1
     return 2
 
 
@@ -74,6 +77,8 @@ def event_of(b, i, players, hand_size):
         return {"t": "cut", "cards": list(b[i + 1 : i + 1 + players])}
     if t == DEALER:
         return {"t": "dealer", "p": b[i + 1]}
+    if t == _NAME:
+        return {"t": "name", "s": b[i + 1], "name": bytes(b[i + 3 : i + 3 + b[i + 2]]).decode()}
     return {"t": ("deal", "game", "end")[t - DEAL]}
 
 

@@ -149,6 +149,10 @@ def register(app):
             ev = json.loads(event)
         except ValueError:
             _fail("the event is not JSON: %s" % event)
+        _propose_and_wait(ev, note, wait, port, timeout)
+
+    def _propose_and_wait(ev, note, wait, port, timeout):
+        # The board shows the proposal in its own words and applies it only on OK there.
         c = _client(port, timeout)
         try:
             pid = c.request("propose", event=ev, note=note).get("pending")
@@ -168,6 +172,22 @@ def register(app):
                 raise typer.Exit(0 if push.get("status") == "applied" else 1)
         c.request("cancel", pending=pid)
         _fail("nobody answered on the board within %.0f s: request withdrawn" % wait, 1)
+
+    @app.command("name")
+    def name_cmd(
+        player: int = typer.Argument(..., help="the player as the board numbers them: 1 for P1, 2 for P2"),
+        name: str = typer.Argument(..., help="1-12 letters, digits or ASCII signs (the display's font)"),
+        wait: float = typer.Option(60.0, help="seconds to wait for OK/UNDO on the board"),
+        port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
+        timeout: float = typer.Option(2.0),
+    ):
+        """Name a player on the board: shown on its display and kept in the history from that game on,
+        once a player presses OK there (UNDO refuses)."""
+        from cribbage import events
+
+        if player < 1:
+            _fail("players are numbered from 1 (P1), not %d" % player)
+        _propose_and_wait(events.name(player - 1, name), "crib name", wait, port, timeout)
 
     @app.command("sync")
     def sync_cmd(

@@ -124,6 +124,8 @@ def _describe(ev, names):
         return "%s go" % who("p")
     if t == "fix":
         return "%s fix %+d" % (who("s"), ev.get("n", 0))
+    if t == "name":  # by number: the names shown are already the new ones
+        return "player %d is %s" % (ev["s"] + 1, ev["name"])
     return str(t)
 
 

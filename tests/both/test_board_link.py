@@ -208,3 +208,32 @@ def test_a_press_just_after_a_withdrawal_does_nothing():
         assert s.said() == shown and s.app.journal.next_seq == before and s.app.controller.pending is None
     finally:
         s.close()
+
+
+def test_a_name_proposed_by_the_laptop_is_shown_and_taken_only_on_ok():
+    # Issue 12 (players, not seats): `crib name 2 Bob` proposes {"t":"name",...}; the board asks in
+    # its own words, nothing changes until OK, and the new name is on the score rows after it.
+    s = _linked()
+    try:
+        _propose(s, 5, {"t": "name", "s": 1, "name": "Bob"}, "crib name")
+        s.wait(READ_MS)
+        assert "P2 is Bob?" in s.said() and s.app.match.names == ["P1", "P2"]
+        s.press("UNDO")
+        assert s.app.match.names == ["P1", "P2"]
+        _propose(s, 6, {"t": "name", "s": 1, "name": "Bob"})
+        s.wait(READ_MS)
+        s.press("OK")
+        assert s.app.match.names == ["P1", "Bob"]
+        s.wait(200)
+        assert "Bob" in s.screen() and "P2" not in s.screen().split("\n")[1]
+        statuses = [m.get("status") for m in _sent(s) if m.get("push") == "pending"]
+        assert statuses == ["refused", "applied"]
+        # A name the display cannot show is refused at the link, before the board sees it.
+        # (The line as crib's json writes it, \u escaped; MicroPython's json.dumps would write UTF-8.)
+        s.hal.link.inbox.append('{"id":7,"op":"propose","event":{"t":"name","s":0,"name":"Ren\\u00e9e"}}')
+        s.wait(200)
+        errs = [m for m in _sent(s) if m.get("id") == 7]
+        assert errs and errs[0]["ok"] is False and "ASCII" in json.dumps(errs[0])
+        assert s.app.match.names == ["P1", "Bob"] and s.app.controller.pending is None
+    finally:
+        s.close()

@@ -9,11 +9,17 @@ def test_the_const_copies_are_written_from_records_py():
 
 def test_a_changed_value_makes_the_copies_stale():
     found = gen_records.values()
-    assert found["LAY"] == 7 and found["NONE"] == 255 and len(found) == 13
+    assert found["LAY"] == 7 and found["NONE"] == 255 and len(found) == 14  # NAME (13) since the name event
     changed = dict(found, LAY=99)
     for rel, names in gen_records.USERS.items():
         path = gen_records.os.path.join(gen_records.ROOT, rel)
         with open(path) as f:
             now = f.read()
         assert gen_records.updated(path, names, found) == now
-        assert "_LAY = const(99)" in gen_records.updated(path, names, changed)
+        if "LAY" in names:
+            assert "_LAY = const(99)" in gen_records.updated(path, names, changed)
+    changed = dict(found, NAME=99)  # the name record (private in records.py) is copied to checks.py too
+    path = gen_records.os.path.join(gen_records.ROOT, "firmware/cribbage/checks.py")
+    assert "_NAME = const(99)" in gen_records.updated(
+        path, gen_records.USERS["firmware/cribbage/checks.py"], changed
+    )
