@@ -86,20 +86,37 @@ def sync(client, con, progress=None, page=64):
     # Up to the end the board gave at hello: events played meanwhile wait for the next sync, and a
     # board inventing events or pages cannot make this one endless.
     last = None
+    gone_before = first  # the board's first seq on the last page: events before it are gone
     for reply in client.iter_pages(read_from, page, stop=hello["next"]):
         report.pages += 1
         report.received += len(reply["events"])
         report.added += db.add_events(con, board, reply["events"], again=report.again)
         report.end = reply["end"]
         last = reply["next"] - 1
+        gone_before = reply.get("first", gone_before)
         if progress:
             progress(reply["next"], reply["end"])
+    _check_complete(report, read_from if last is None else last + 1, hello["next"], gone_before)
     acked = hello.get("acked")
     if isinstance(acked, int) and not isinstance(acked, bool):  # a board with ack and aside (issue 9)
         _fetch_aside(client, con, board, report)
         if last is not None and acked < last < hello["next"]:
             report.acked = client.request("ack", seq=last).get("acked")
     return report
+
+
+def _check_complete(report, got_to, announced, gone_before):
+    """LinkError when the board stopped serving before the end it announced at hello: an empty page
+    or `more: false` early must not read as a finished sync (what came is stored and committed)."""
+    if got_to >= announced:
+        return
+    if isinstance(gone_before, int) and gone_before > got_to:  # dropped by the board meanwhile
+        report.missing = (got_to, min(gone_before, announced) - 1)
+        return
+    raise LinkError(
+        "the board announced events up to seq %d but stopped serving at seq %d: the sync is "
+        "incomplete (%d new events stored); run crib sync again" % (announced - 1, got_to, report.added)
+    )
 
 
 def _fetch_aside(client, con, board, report):

@@ -145,6 +145,22 @@ def test_sync_more_always_true_stores_no_more_than_the_boards_end(tmp_path):
     assert rep.pages == 2  # 0..63, 64..127: the board's end at hello (100) is passed, stop
 
 
+def test_sync_that_a_board_ends_early_is_an_error_not_a_finished_sync(tmp_path):
+    # Old code: a board announcing seqs up to 99 that served 0..40 and then an empty page with `more`
+    # false ended the sync as if complete ("41 new events"), the rest silently never stored.
+    def pages(req):
+        s = req["from"]
+        n = max(0, min(req["limit"], 41 - s))
+        evs = [{"seq": s + i, "event": {"t": "deal"}} for i in range(n)]
+        return reply(req, events=evs, next=s + n, end=100, first=1, more=False)
+
+    port = liar(pages)
+    con = db.connect(str(tmp_path / "h.sqlite3"))
+    with pytest.raises(LinkError, match="stopped serving at seq 41"):
+        sync(LinkClient(port, timeout=0.5), con)
+    assert db.count_events(con) == 41  # seqs 0..40, what came, is kept: the next sync goes on from 41
+
+
 def test_sync_refuses_seqs_at_or_past_the_boards_end(tmp_path):
     port = liar(
         lambda req: reply(
