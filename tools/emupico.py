@@ -9,7 +9,8 @@
     img = emupico.deploy(work)             # the firmware deployed with tools/deploy.py, as a littlefs image
     emupico.with_journal(img, out, lines)  # a copy of img holding /data/journal.log of those event lines
 
-Ports are picked free by the OS; every file goes under the work folder given (keep it in build/).
+Ports are picked free by the OS, or from EMU_PORTS=LO-HI (a shared machine's range); every file goes
+under the work folder given (keep it in build/).
 """
 
 import json
@@ -51,12 +52,26 @@ def missing():
     return None
 
 
+_handed = set()  # ports given out by this process: the emulator binds them only later
+
+
 def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+    """A free TCP port: from EMU_PORTS ("LO-HI", this user's range on a shared machine) when set."""
+    lo, _, hi = os.environ.get("EMU_PORTS", "0-0").partition("-")
+    wanted = [p for p in range(int(lo), int(hi or lo) + 1) if p not in _handed] if int(lo) else [0]
+    for port in wanted:
+        s = socket.socket()
+        try:
+            s.bind(("127.0.0.1", port))
+            port = s.getsockname()[1]
+        except OSError:
+            continue
+        finally:
+            s.close()
+        if int(lo):
+            _handed.add(port)
+        return port
+    raise RuntimeError("no free port left in EMU_PORTS=%s" % os.environ["EMU_PORTS"])
 
 
 def board_sensor_on():
@@ -289,6 +304,8 @@ def journal_bytes(lines, work):
     path = os.path.join(work, "journal.tmp")
     if os.path.exists(path):
         os.remove(path)
+    # and the seq mark a journal made here before: it would hold the seqs given out then (journal v2)
+    shutil.rmtree(path + ".seq", ignore_errors=True)
     j = Journal(path, max_bytes=1 << 30)
     j.open()
     j.compact(list(lines), 1)
@@ -296,11 +313,45 @@ def journal_bytes(lines, work):
     with open(path, "rb") as f:
         data = f.read()
     os.remove(path)
+    shutil.rmtree(path + ".seq", ignore_errors=True)
     return data
 
 
-def with_journal(image, out, lines, work):
-    return with_files(image, out, {JOURNAL: journal_bytes(lines, work)})
+def checkpoint_bytes(journal, work):
+    """The boot checkpoint (board/resume.py) the firmware writes for this journal's match, written by the
+    firmware's own board.commit and board.resume (CPython runs them too), as a board that played it has."""
+    from board import resume
+    from board.commit import Commit
+    from board.journal import Journal
+
+    path = os.path.join(work, "ckpt-journal.log")
+    for p in (path, path + ".checkpoint"):
+        if os.path.exists(p):
+            os.remove(p)
+    shutil.rmtree(path + ".seq", ignore_errors=True)
+    with open(path, "wb") as f:
+        f.write(journal)
+    book = Commit(Journal(path, max_bytes=1 << 30), None, lambda text: None)
+    book.boot(None)
+    if not resume.save(book):
+        raise RuntimeError("no checkpoint written for a journal of %d records" % book.count)
+    book.journal.close()
+    with open(path + ".checkpoint", "rb") as f:
+        data = f.read()
+    os.remove(path + ".checkpoint")
+    os.remove(path)
+    shutil.rmtree(path + ".seq", ignore_errors=True)
+    return data
+
+
+def with_journal(image, out, lines, work, checkpoint=0):
+    """A copy of image holding a journal of these event lines, and with checkpoint=k the boot checkpoint
+    of its first k lines (the journal's first bytes are the same: it is append-only)."""
+    data = journal_bytes(lines, work)
+    files = {JOURNAL: data}
+    if checkpoint:
+        files[JOURNAL + ".checkpoint"] = checkpoint_bytes(journal_bytes(lines[:checkpoint], work), work)
+    return with_files(image, out, files)
 
 
 def mpremote(url, *args, timeout=300):
