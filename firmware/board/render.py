@@ -163,7 +163,9 @@ class Render:
                 self.put(led, 0, 0, 0)
         if v[ANIM]:
             anims.draw(self, v[ANIM], v[ANIM_SIDE], v[ANIM_ARG], diff(now, v[ANIM_T0]))
-        self.limiter.limit(self.frame)
+        # At most two pegs and the record holes a side, the dealer, the winner and a proposal are lit,
+        # unless an animation runs: the limiter sums the frame only when that many could pass its budget.
+        self.limiter.limit(self.frame, -1 if v[ANIM] else v[SIDES] * (2 + b.record_count) + 3)
         self.redraws += 1
 
     def animate(self, kind, side, arg, now):

@@ -38,6 +38,7 @@ HOT = {
     "firmware/cribbage/show.py": ("show_total", "score_total"),
     "firmware/board/journal.py": ("_payload", "_record", "_encode", "_sync"),
     "firmware/board/render.py": ("put", "hole_led", "front"),
+    "firmware/board/power.py": ("limit",),  # once a frame (issue 15: not over 11 with its bound n)
     "firmware/board/edges.py": ("make", "put", "get"),
     "firmware/board/ticks.py": ("diff", "add"),
     "firmware/board/commit.py": ("replay", "_remember"),
