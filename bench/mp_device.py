@@ -60,6 +60,14 @@ def bench_render(b, out):
         r.update(i * 40)
 
     out["render_full_us"] = _best(full, 40)
+
+    def animated(i):  # an animation's frame: any LED may be lit, so the limiter sums it
+        v[render.FRONT] = 41 + (i & 15)  # and a peg moved, so that each is a new frame
+        r.animate(1, 1, 4 * 91, 0)
+        r.update(40 + (i & 7))
+
+    out["render_anim_us"] = _best(animated, 20)
+    v[render.ANIM] = 0
     if PICO:
         from hal.ws2812 import Chains
 
@@ -87,6 +95,45 @@ def bench_shows(out):
     out["show_total_us"] = _best(lambda i: show_total(h[0], h[1], h[2], h[3], h[4]), 500)
     out["score_show_us"] = _best(lambda i: score_show(h[:4], h[4]), 20)
     assert show_total(h[0], h[1], h[2], h[3], h[4]) == 29
+
+
+def bench_advice(b, out):
+    """Discard advice (issue 14) from the OK that ends the keying to the first ranked page on the glass:
+    the ranking (Advising.rank_cards), the page's rows (Advising.lines) and, on the Pico, the display's
+    drawing and its I2C transfer (hal.rp2.Display over micropython-lib's SSD1306 driver, the emulated one)."""
+    from board.advising import Advising
+    from cribbage import events
+    from cribbage.game import Match
+
+    m = Match(events.setup(form="six", fmt="acc"))
+    m.apply(events.cut(["5H", "9C"]))  # player 0 deals: the board asks for the starter
+    a = Advising()
+    a.start(m)
+
+    class Entry:  # the controller's entry as rank_cards and lines read it: the keyed cards
+        cards = list(parse_cards("5H 5C 5S JD 4C 6D"))
+        rank = -1
+
+    entry = Entry()
+    out["advice_rank_us"] = _best(lambda i: a.rank_cards(m, entry.cards), 1)
+    rows = a.lines(m, entry)
+    assert rows[0].startswith("1/15 net "), rows  # the best discard's page
+    out["advice_rows_us"] = _best(lambda i: a.lines(m, entry), 5)
+    out["advice_draw_us"] = 0
+    if PICO:
+        from hal import rp2
+
+        d = rp2.Display(rp2._oled(b.display, print), print)
+        if d.missing:
+            raise SystemExit("no display on the emulated Pico (run it with --oled)")
+
+        def draw(i):
+            d.fill(0)
+            for r in range(len(rows)):
+                d.text(r, 0, rows[r])
+            d.show()
+
+        out["advice_draw_us"] = _best(draw, 1)
 
 
 def bench_boot_unix(journals, out):
@@ -123,8 +170,10 @@ def main():
     out = {"platform": sys.platform}
     if not PICO:
         bench_boot_unix({"empty": None, "600": sys.argv[1]}, out)
-    bench_render(load_board(), out)
+    b = load_board()
+    bench_render(b, out)
     bench_shows(out)
+    bench_advice(b, out)
     print(json.dumps(out))
 
 
