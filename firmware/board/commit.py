@@ -145,6 +145,8 @@ class Commit:
             self.recent = []
             self.journal.open(self.replay)
         self.log(str(report))
+        if self.kept:
+            self.log("checkpoint: the match after %d records" % self.kept)
         if self._loading is None:  # no set-up in it
             self.new_match(setup)
         self._loading = None

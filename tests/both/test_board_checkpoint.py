@@ -64,6 +64,7 @@ def test_a_boot_from_the_checkpoint_is_the_full_replay_and_replays_only_the_reco
         try:
             # N events + the set-up = 131 records; checkpoints at 40, 80, 120: the boot skipped 120
             assert b.book.kept == 120 and b.book.count == N + 1, (b.book.kept, b.book.count)
+            assert "checkpoint: the match after 120 records" in b.logged, b.logged
             want = _full(evs)
             assert state(b.book.match) == state(want)
             assert b.book.match.effective_events() == want.effective_events()
