@@ -51,10 +51,11 @@ class Advising:
         return k[3] if k[0] == match.game_no and k[1] == match.deal_no else None
 
     def lines(self, match, entry):
-        """The display's body rows: the keying prompt, or one ranked discard a page."""
-        who = "Advice: " + match.names[self.side][:8]
+        """The display's body rows: the keying prompt; once ranked, a head line and every option's
+        rows, one option a page (display.page shows them, MENU turns the pages as a count's)."""
         dealer = self.side == match.dealer_side
         if self.rank < 0:
+            who = "Advice: " + match.names[self.side][:8]
             cards = [format_card(c) for c in entry.cards]
             if entry.rank >= 0:
                 cards.append(RANKS[entry.rank] + "?")
@@ -62,25 +63,28 @@ class Advising:
             if not cards:
                 return [who, role, "key the %d cards" % (6 if match.players == 2 and not match.five else 5)]
             return [who, role, " ".join(cards[:5]), " ".join(cards[5:])]
-        thrown, kept, hand, crib, net = self.advisor.shown(self.rank)
-        page = "%d/%d" % (self.rank + 1, self.advisor.count)
-        worth = "h%s crib%s%s" % (hundredths_text(hand), "+" if dealer else "-", hundredths_text(crib))
-        keep = "keep " + " ".join([format_card(c) for c in kept])
-        if len(thrown) == 1:  # three rows are all a three-handed display has
-            return ["%s %s net %s" % (page, format_card(thrown[0]), hundredths_text(net)), keep, worth]
-        return [
-            page + " net " + hundredths_text(net),
-            "throw " + " ".join([format_card(c) for c in thrown]),
-            keep,
-            worth,
-        ]
+        sign = "+" if dealer else "-"
+        out = [match.names[self.side][:8] + " hand" + sign + "crib=net"]
+        per = display.ROWS - match.sides - 3  # a page's rows under the head: one option each
+        for i in range(self.advisor.count):
+            thrown, kept, hand, crib, net = self.advisor.shown(i)
+            out.append("%d throw %s" % (i + 1, display.cards_text(thrown)))
+            if per > 2:  # three-handed (two rows a page): the kept four are the other keyed cards
+                out.append("keep " + display.cards_text(kept))
+            out.append(hundredths_text(hand) + sign + hundredths_text(crib) + "=" + hundredths_text(net))
+        return out
 
     def rows(self, match, entry, context):
-        """(body rows, hint) for the display while advising or before the kept hand's show, else None.
-        (The controller and the display name only this class's handle/start/show/rows: each name
+        """(body rows, hint) for the display while advising or before the kept hand's show, else None;
+        while ranked the rows are every option's, paged by display.page at `rank`.
+        (The controller and the display name only this class's handle/start/show/rows/rank: each name
         in their code is interned at boot even with the advice off, and the pool's edge is near.)"""
         if self.on:
-            return self.lines(match, entry), "MENU=who OK=rank" if self.rank < 0 else "OK=more MENU=use"
+            if self.rank < 0:
+                return self.lines(match, entry), "MENU=who OK=rank"
+            return self.lines(
+                match, entry
+            ), "OK=keep UNDO=end" if match.players == match.sides else "UNDO=end"
         kept = self.kept_for(match, match.next_show()) if context == "show" else None
         return (["kept " + display.cards_text(kept), "OK=score them"], None) if kept else None
 
@@ -95,14 +99,14 @@ class Advising:
                 c.entry.reset()
             elif self.rank < 0:
                 self.side = (self.side + 1) % m.sides  # MENU: whose cards (the crib is theirs as dealer)
-            elif m.players == m.sides:
-                kept = self.keep(m)
-                c.entry.reset()
-                c.say("%s hand kept:" % m.names[self.side], display.cards_text(kept))
+            else:
+                self.rank = (self.rank + 1) % self.advisor.count  # MENU: the next page, as a count's
             return
         if self.rank >= 0:
-            if name == "OK":
-                self.rank = (self.rank + 1) % self.advisor.count  # the next page, round after the last
+            if name == "OK" and m.players == m.sides:
+                kept = self.keep(m)  # OK: the option shown is kept for its side's show
+                c.entry.reset()
+                c.say("%s hand kept:" % m.names[self.side], display.cards_text(kept))
             return
         r = RANKS.find(name) if len(name) == 1 else -1
         s = SUITS.find(name) if len(name) == 1 else -1

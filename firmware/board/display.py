@@ -128,6 +128,8 @@ def rows(match, settings, shown):
             line = line.replace(" st ", " ")  # three sides' match points need the room: never cut them
         out.append(line[: COLS - 1 - len(mp)] + " " * max(1, COLS - len(line) - len(mp)) + mp)
     body = []
+    paged = None  # lines longer than the display (a count, the ranked discards): page k of them
+    k = 0
     hint = prompt(match, shown[_CONTEXT])
     if shown[_MENU_AT] >= 0:
         key, label = MENU[shown[_MENU_AT]]
@@ -153,14 +155,15 @@ def rows(match, settings, shown):
             body.append("game!" if to >= match.target else "to hole %d" % to)
         hint = "MENU=other" if p.kind == P_GUARD else _HINT
     elif shown[_MESSAGE]:
-        body, n = page(shown[_MESSAGE], ROWS - match.sides - 2, shown[_PAGE])
-        if n > 1 and not fault and shown[_STUCK] is None:
-            # The status row says how to turn the page; the prompt keeps saying what comes next.
-            out[match.sides] = "MENU=more %d/%d" % (shown[_PAGE] % n + 1, n)
+        paged = shown[_MESSAGE]  # a count longer than the display, paged below
+        k = shown[_PAGE]
     elif shown[_ADVISING] is not None and shown[_ADVISING].rows(match, shown[_ENTRY], shown[_CONTEXT]):
         # discard advice (board/advising.py), or the hand it kept for this show
         body, h = shown[_ADVISING].rows(match, shown[_ENTRY], shown[_CONTEXT])
         hint = h or hint
+        if shown[_ADVISING].rank >= 0 and shown[_ADVISING].on:
+            paged = body  # the ranked discards: one a page, paged as a count is
+            k = shown[_ADVISING].rank
     elif shown[_ENTRY].active():
         body = _entry(match, shown)
     elif match.game_over or match.match_over:
@@ -184,6 +187,11 @@ def rows(match, settings, shown):
             ]
         else:
             body = ["key the cards,", "OK=score; OK", "alone=zero"]
+    if paged is not None:
+        body, n = page(paged, ROWS - match.sides - 2, k)
+        if n > 1 and not fault and shown[_STUCK] is None:
+            # The status row says how to turn the page; the prompt keeps saying what comes next.
+            out[match.sides] = "MENU=more %d/%d" % (k % n + 1, n)
     rows_left = ROWS - len(out) - 1
     for line in body[:rows_left]:
         out.append(_fit(line))

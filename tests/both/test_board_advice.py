@@ -34,18 +34,24 @@ def test_pone_asks_keys_six_cards_and_pages_the_ranked_discards():
         journal_before = len(s.journal())
         s.press("OK")
         (thrown, kept, hand, crib, net), count = _expected("AS 2H 3D 4C 5S 6H", "six", False, 0)
-        said = s.said()
-        assert "1/15 net " + hundredths_text(net) in said
-        assert "throw AS 2H" in said and "keep 3D 4C 5S 6H" in said  # the published analyses' keep
-        assert "h%s crib-%s" % (hundredths_text(hand), hundredths_text(crib)) in said
-        assert "OK=more MENU=use" in s.screen()
-        s.press("OK")
+        # One discard a page under its head, paged as an itemised count is: MENU=more k/n (issue 14).
+        rows = s.screen().splitlines()
+        assert rows[2] == "MENU=more 1/15" and rows[3] == "P2 hand-crib=net"
+        assert rows[4:7] == [
+            "1 throw AS 2H",
+            "keep 3D 4C 5S 6H",
+            "%s-%s=%s" % tuple(map(hundredths_text, (hand, crib, net))),
+        ]
+        assert "keep 3D 4C 5S 6H" in rows  # the published analyses' keep
+        assert rows[7] == "OK=keep UNDO=end"
+        s.press("MENU")
         (thrown, kept, hand, crib, net), _ = _expected("AS 2H 3D 4C 5S 6H", "six", False, 1)
-        assert "2/15 net " + hundredths_text(net) in s.said()
-        assert "throw " + format_cards(thrown) in s.said()
+        rows = s.screen().splitlines()
+        assert rows[2] == "MENU=more 2/15" and rows[3] == "P2 hand-crib=net"
+        assert rows[4] == "2 throw " + format_cards(thrown) and rows[6].endswith("=" + hundredths_text(net))
         for _ in range(count - 1):
-            s.press("OK")
-        assert "1/15" in s.said()  # round again after the last page
+            s.press("MENU")
+        assert "MENU=more 1/15" in s.screen()  # round again after the last page
         # nothing was pegged or written, and UNDO goes back to the starter with nothing changed
         assert s.app.match.front == [0, 0] and len(s.journal()) == journal_before
         s.press("UNDO")
@@ -66,7 +72,7 @@ def test_a_kept_hand_is_scored_at_its_show_with_ok_alone():
         s.press("OK")
         (thrown, kept, _h, _c, _n), _ = _expected("5H 5C 5S JD 4C 6D", "six", False, 0)
         assert format_cards(kept) == "5H 5C 5S JD"  # as pone the fives and the jack stay
-        s.press("MENU")  # keep them for the show
+        s.press("OK")  # keep them for the show
         assert "P2 hand kept:" in s.said()
         s.wait(10100)
         assert "Starter? OK=skip" in s.screen()
@@ -95,7 +101,7 @@ def test_too_few_cards_are_refused_and_the_keying_goes_on():
         )
         s.cards("6D")
         s.press("OK")
-        assert "1/15" in s.said()
+        assert "MENU=more 1/15" in s.said()
         assert s.app.match.front == [0, 0]
     finally:
         s.close()
@@ -110,7 +116,13 @@ def test_three_handed_advice_throws_one_card():
         s.press("OK")
         (thrown, kept, _h, _c, net), count = _expected("5H 5C 5S JD 4C", "three", True, 0)
         assert count == 5
-        assert "1/5 %s net %s" % (format_cards(thrown), hundredths_text(net)) in s.said()
+        rows = s.screen().splitlines()
+        # three sides leave three rows: the head and one discard a page (the kept four are the rest)
+        assert rows[3] == "MENU=more 1/5" and rows[4] == "P1 hand+crib=net"
+        assert rows[5] == "1 throw " + format_cards(thrown) and rows[6].endswith("=" + hundredths_text(net))
+        s.press("MENU")
+        (thrown, kept, _h, _c, net), count = _expected("5H 5C 5S JD 4C", "three", True, 1)
+        assert "MENU=more 2/5" in s.screen() and "2 throw " + format_cards(thrown) in s.screen()
     finally:
         s.close()
 
