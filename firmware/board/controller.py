@@ -165,9 +165,22 @@ class Controller:
 
     # ---- keys -------------------------------------------------------------------------------
 
-    def _press(self, name, now):
+    def _unread(self, name, now):
+        """OK or UNDO so soon after a laptop's proposal appeared, changed or went that it may have
+        been meant for the one before: ignored, and said so (True) rather than silently."""
         t = self._link_t
-        if name == "OK" and t is not None and diff(now, t) < _LINK_READ_MS:
+        if t is None or diff(now, t) >= _LINK_READ_MS:
+            return False
+        self.log("%s ignored: the laptop's proposal changed %d ms before" % (name, diff(now, t)))
+        p = self.pending
+        if p is not None and p.kind == P_LINK:
+            p.choice = 1  # the display asks the player to read it first
+        else:
+            self.say("%s ignored:" % name, "the laptop's", "proposal went")
+        return True
+
+    def _press(self, name, now):
+        if name == "OK" and self._unread(name, now):
             return  # maybe meant for a proposal the laptop has just replaced or withdrawn
         if self.menu >= 0:
             if name == "OK":
@@ -202,8 +215,7 @@ class Controller:
             self.menu = (self.menu + 1) % len(MENU) if name == "MENU" else -1
             return
         p = self.pending
-        t = self._link_t
-        if name == "UNDO" and t is not None and diff(now, t) < _LINK_READ_MS:
+        if name == "UNDO" and self._unread(name, now):
             return
         if p is not None:
             if name == "UNDO":
@@ -419,6 +431,8 @@ class Controller:
         track = code >> 7
         hole = code & 127
         if m.game_over or m.match_over:
+            # A peg moved after the game is won scores nothing: say so, and what OK does.
+            self.say("Match is over:" if m.match_over else "Game is over:", display.prompt(m, None))
             return
         self.menu = -1  # the game goes on: a peg closes the menu
         if hole == GAME:  # the game hole: for the side furthest ahead
@@ -429,8 +443,11 @@ class Controller:
             hole = m.target
         else:
             side = _side_of_track(self.tracks(), track)
-            if side < 0 or hole == 0:
+            if side < 0:
+                self.say("No side pegs", "on that track")  # a peg in the track the game leaves dark
                 return
+            if hole == 0:
+                return  # a peg set back in its start hole: a new game's pegs, not a score
         front = m.front[side]
         if hole <= front:
             return  # a peg set behind the front peg: the back peg resting, not a score

@@ -3,7 +3,7 @@
 # they changed. Pure text: the HAL does the glass (framebuf on the Pico, the terminal in the sim).
 # The words are made here, where they are shown: the controller hands over codes and state (view()).
 from board import deal
-from board.deal import P_GUARD, P_PEG
+from board.deal import P_GUARD, P_LINK, P_PEG
 from board.settings import MATCH_SETTINGS, MENU, tracks_for
 from cribbage.cards import RANKS, format_card
 
@@ -154,6 +154,8 @@ def rows(match, settings, shown):
             to = match.front[p.side] + p.ev["n"]
             body.append("game!" if to >= match.target else "to hole %d" % to)
         hint = "MENU=other" if p.kind == P_GUARD else _HINT
+        if p.kind == P_LINK and p.choice:
+            hint = "read it, then OK"  # a press came as the laptop's proposal changed: ignored
     elif shown[_MESSAGE]:
         paged = shown[_MESSAGE]  # a count longer than the display, paged below
         k = shown[_PAGE]

@@ -179,7 +179,11 @@ def test_a_press_meant_for_a_replaced_proposal_answers_neither():
         s.wait(100)
         assert "P2 +9 to 9?" in s.said() and "P1 +2" not in s.said()
         s.press("OK")
+        # ignored, and said so: the hint asks the player to read it (it was silent), the log says why
+        assert "read it, then OK" in s.screen() and "P2 +9 to 9?" in s.said()
+        assert any(line.startswith("OK ignored: the laptop's proposal changed") for line in s.hal.logged)
         s.press("UNDO")
+        assert any(line.startswith("UNDO ignored") for line in s.hal.logged)
         assert s.app.match.front == [0, 0]
         assert s.app.link.pending["pid"] == 2 and s.app.controller.pending.pid == 2
         assert not any(m.get("push") == "pending" for m in _sent(s))
@@ -205,7 +209,10 @@ def test_a_press_just_after_a_withdrawal_does_nothing():
         shown = s.said()
         assert "Starter?" in shown
         s.press("OK")
-        assert s.said() == shown and s.app.journal.next_seq == before and s.app.controller.pending is None
+        # nothing done, and the display says why the OK did nothing (it was silent)
+        assert s.app.journal.next_seq == before and s.app.controller.pending is None
+        assert "OK ignored: the laptop's proposal went" in s.said() and "Starter? OK=skip" in s.said()
+        assert "On to the show" not in s.said() and "Peg play" not in s.said()
     finally:
         s.close()
 

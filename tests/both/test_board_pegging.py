@@ -47,9 +47,10 @@ def test_whole_game_pegged_by_taps():
         pegs = [e for e in s.journal() if e["t"] == "peg"]
         assert sum(e["n"] for e in pegs if e["s"] == 1) == 121
         assert m.skunk[0] == "skunk" and m.match_points == [0, 3]  # ACC: a skunk is 3
-        # a tap after the game is over is not a score
+        # a tap after the game is over is not a score, and the board says so (it was silent)
         s.tap(0, 110)
         assert s.app.controller.pending is None
+        assert "Game is over:" in s.said() and "OK = next game" in s.said()
     finally:
         s.close()
 
@@ -321,5 +322,21 @@ def test_going_on_to_the_show_is_undone_alone_back_to_the_play_on_the_holes():
         assert "Peg play OK=show" in s.screen() and len(s.journal()) == n
         s.press("UNDO")  # now the peg itself
         assert "Undo P2 +2?" in s.said()
+    finally:
+        s.close()
+
+
+def test_a_peg_in_the_track_no_side_uses_is_said_not_silently_ignored():
+    # Two sides on a three-track board: a peg in the dark track (green) did nothing without a word.
+    s = Scenario()
+    try:
+        s.keys("A OK OK")  # the play on the holes
+        bit = s.board.sensor_track[2][4]  # green 5
+        s._bit(bit, True)
+        s.wait(80)
+        s._bit(bit, False)
+        s.wait(60)
+        assert s.app.controller.pending is None and s.app.match.front == [0, 0]
+        assert "No side pegs on that track" in s.said()
     finally:
         s.close()
