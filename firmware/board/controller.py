@@ -1,14 +1,16 @@
 # Input edges + now_ms -> events committed, proposals, card entry and menus: the board's decision logic.
-# No I/O and no clock of its own. docs/keys.md is the key grammar in prose; the contract is below.
+# No I/O and no clock of its own. docs/keys.md is the key grammar in prose; the contract is below. What
+# keyed cards, numbers and a lone OK do in each phase of the deal is board/keyed.py (a base class).
 from board import deal, display, edges
 from board.commit import setup_of
 from board.deal import GUARD_CHOICES, P_EVENT, P_GUARD, P_LINK, P_PEG, Pending
 from board.display import ROWS
 from board.entry import Entry
+from board.keyed import Keyed
 from board.sensors import GAME
 from board.settings import MENU
 from board.ticks import diff
-from cribbage.cards import RANKS, SUITS, pip
+from cribbage.cards import RANKS, SUITS
 from cribbage.errors import CribError
 
 try:
@@ -21,7 +23,7 @@ except ImportError:  # CPython: const(x) is just x
 _LINK_READ_MS = const(1500)  # tests/both/test_board_link.py READ_MS says the same
 
 
-class Controller:
+class Controller(Keyed):
     """What a key press, a tap or a sensor fault means now, and what it does.
 
     Made with (everything it uses, nothing else):
@@ -43,6 +45,9 @@ class Controller:
         blinking()          the proposed peg whose hole blinks (deal.Pending), or None
         changes             bumps whenever what is shown may have changed (the app redraws then)
     Faults are codes (`fault`: edges.FAULT_*, `stuck`: a bitmap of keys), worded by the display.
+    Split by idea: keys, taps, proposals and their answers here; what keyed cards, numbers and a lone
+    OK do in each phase of the deal in its base class board.keyed.Keyed (_rank, _suit, _ok,
+    _use_cards, _score_show, _ok_alone), which has no state or contract of its own.
     """
 
     message_ms = 10000  # an error or a count stays this long unless a key clears it
@@ -249,7 +254,11 @@ class Controller:
         if name == "UNDO":
             self._offer_undo()
         elif deal.context(self.book.match, self.settings, self.skip) == "lay":
-            self._go()
+            m = self.book.match  # MENU in the play: the player to lay says go
+            player = m.play_seats[m.play.turn]
+            count = m.play.count
+            if self.commit({"t": "go", "p": player}):
+                self.say(*display.play_lines(m, player, -1, count))
         else:
             self.menu = 0
 
@@ -273,157 +282,6 @@ class Controller:
             elif self.pending is None and (a is None or not a.on):
                 self.menu = 0
 
-    # ---- keying cards and numbers -----------------------------------------------------------
-
-    def _rank(self, r):
-        fresh = not self.entry.active()
-        refused = self.entry.rank_key(r)
-        if refused:
-            self.say(*refused)
-        elif fresh:
-            self.num_side = deal.default_side(
-                self.book.match, deal.context(self.book.match, self.settings, self.skip)
-            )
-
-    def _suit(self, s, now):
-        c, refused = self.entry.suit_key(s)
-        if refused:
-            self.say(*refused)
-        if c >= 0:
-            ctx = deal.context(self.book.match, self.settings, self.skip)
-            if ctx == "starter" or ctx == "lay" or ctx == "peg":
-                self._use_cards(ctx, now)
-
-    def _ok(self, now):
-        e = self.entry
-        if e.claiming:
-            self._score_show(now)
-            return
-        n = e.number()
-        if n >= 0:
-            self._keyed_number(n, now)
-        elif e.rank >= 0:
-            self.say("Finish the card:", "key its suit")
-        elif e.cards:
-            self._use_cards(deal.context(self.book.match, self.settings, self.skip), now)
-        else:
-            self._ok_alone(now)
-
-    # ---- what keyed cards, numbers and a lone OK do in each phase of the deal ---------------
-
-    def _use_cards(self, ctx, now):
-        m = self.book.match
-        cards = self.entry.cards
-        if ctx == "cut":
-            self.commit({"t": "cut", "cards": list(cards)}, keep=True)
-            if m.cut_tie:
-                self.say("A tie: cut again")
-        elif ctx == "starter" or ctx == "peg":
-            if self.commit({"t": "starter", "c": cards[0]}) and m.last_pegs:
-                self.say("His heels:", "%s +2" % m.names[m.dealer_side])
-        elif ctx == "lay":
-            player = m.play_seats[m.play.turn]
-            count = m.play.count + pip(cards[0])
-            if self.commit({"t": "lay", "p": player, "c": cards[0]}):
-                self.say(*display.play_lines(m, player, cards[0], count))
-        elif ctx == "show":
-            if m.muggins:
-                nxt = m.next_show()
-                try:
-                    # Cards the show would refuse (a 3-card crib, a card laid by another) are refused
-                    # now, not after the player has keyed a count for them.
-                    if nxt is not None:
-                        m.check({"t": "show", "s": nxt[0], "k": nxt[1], "cards": list(cards)})
-                except CribError as e:
-                    self.say(*display.wrap(str(e.args[0]) if e.args else "refused"))
-                    return
-                self.entry.claiming = True  # the player's own count first, then the board's
-                self.entry.digits = []
-            else:
-                self._score_show(now)
-        else:
-            self.entry.reset()
-            self.say("No cards now")
-
-    def _score_show(self, now):
-        m = self.book.match
-        nxt = m.next_show()
-        e = self.entry
-        if nxt is None:
-            e.reset()
-            self.say("No show now")
-            return
-        ev = {"t": "show", "s": nxt[0], "k": nxt[1], "cards": list(e.cards)}
-        if e.claiming and e.digits:
-            ev["claim"] = e.number()
-        claimed = "claim" in ev
-        e.claiming = False
-        e.digits = []
-        done = self.commit(ev, keep=True)
-        if done:
-            self.say(*display.show_lines(m, done))
-            self._offer_muggins(now)
-        elif claimed:
-            e.claiming = True  # a claim too high: key the count again (UNDO leaves the claim first)
-
-    def _keyed_number(self, n, now):
-        m = self.book.match
-        self.entry.reset()
-        if m.phase() == "cut":
-            if 1 <= n <= m.players:
-                self.commit({"t": "dealer", "p": n - 1})
-            else:
-                self.say("Dealer: 1..%d" % m.players)
-            return
-        side = self.num_side
-        self.propose_peg(side, n, min(m.front[side] + n, m.target), now)
-
-    def _ok_alone(self, now):
-        m = self.book.match
-        a = self.advising
-        if a is not None and deal.context(m, self.settings, self.skip) == "show" and a.show(self, now):
-            return  # the hand kept in the advice, scored
-        ph = m.phase()
-        if ph == "cut":
-            self.say("Key a card each,", "OK; or 1-%d OK" % m.players, "names the dealer")
-        elif ph == "starter" or ph == "play":
-            lvl = deal.level(m, self.skip)
-            if lvl == 2:
-                self.say("Peg the show:", "tap, or key cards")
-            elif ph == "starter" and not lvl:
-                # No starter keyed: the play is pegged on the holes (taps are play points, the show
-                # order untouched) until a second OK goes on to the show.
-                self.skip = (m.game_no, m.deal_no, 1, m.count)
-                self.say("Peg the play:", "tap the holes;", "OK = the show")
-            else:
-                self.skip = (m.game_no, m.deal_no, 2, m.count)
-                self.say("On to the show")
-        elif ph == "show":
-            side, kind = m.next_show()
-            laid = deal.laid_cards(m)
-            if laid:
-                # The hand's cards were keyed in the play: score them, or start the entry with them.
-                self.entry.cards = laid
-                if len(laid) == m.hand_size:
-                    self._use_cards("show", now)
-                return
-            self.pending = Pending(
-                P_EVENT, {"t": "peg", "s": side, "n": 0, "why": kind}, "%s %s 0?" % (m.names[side], kind)
-            )
-        elif ph == "deal":
-            self.commit({"t": "deal"})
-        elif ph == "game over":
-            self.commit({"t": "game"})
-        else:
-            self.pending = Pending(P_EVENT, {"t": "_new"}, self.book.note())
-
-    def _go(self):
-        m = self.book.match
-        player = m.play_seats[m.play.turn]
-        count = m.play.count
-        if self.commit({"t": "go", "p": player}):
-            self.say(*display.play_lines(m, player, -1, count))
-
     # ---- taps and proposals -----------------------------------------------------------------
 
     def _tap(self, code, now):
@@ -442,7 +300,10 @@ class Controller:
                     side = s
             hole = m.target
         else:
-            side = _side_of_track(self.tracks(), track)
+            tracks = self.tracks()
+            side = len(tracks) - 1
+            while side >= 0 and tracks[side] != track:
+                side -= 1  # the side pegging on this track, or -1
             if side < 0:
                 self.say("No side pegs", "on that track")  # a peg in the track the game leaves dark
                 return
@@ -494,11 +355,6 @@ class Controller:
             return
         last = display.describe(self.book.match, self.book.last())
         self.pending = Pending(P_EVENT, {"t": "undo"}, "Undo " + last + "?")
-
-    def _offer_muggins(self, now):
-        p = deal.muggins(self.book.match)
-        if p is not None:
-            self.pending = p
 
     def offer_link(self, ev, note, now, answer, pid=0):
         """The laptop proposed ev (link `propose`, request `pid`): shown once nothing else waits, in the
@@ -560,7 +416,7 @@ class Controller:
         if p.answer is not None:
             p.answer(done is not None, self.message[0] if done is None else None, p.pid)
         if done is not None and done.get("t") != "undo":
-            self._offer_muggins(now)
+            self.pending = deal.muggins(self.book.match) or self.pending  # the points a show missed
 
     def _cancel(self):
         p = self.pending
@@ -581,10 +437,3 @@ class Controller:
             self.say(self.book.warning, "but saved")  # the record landed before its error: in force
         self.entry.reset()
         return done
-
-
-def _side_of_track(tracks, track):
-    for s in range(len(tracks)):
-        if tracks[s] == track:
-            return s
-    return -1
