@@ -2,6 +2,7 @@
 import time
 
 from crib import db
+from crib.client import Refused
 from crib.replay import rebuild
 
 QUIET_S = 0.5  # games are replayed once the board has been quiet this long, not at every event
@@ -11,9 +12,20 @@ def follow(client, con, say=print, until=None, clock=time.monotonic):
     """Store each event the board pushes, replaying the games when it goes quiet; stops at `until` (tests).
 
     Pushed events carry their seq, so they land exactly as a sync would store them ((board, seq) is
-    unique); a gap (a push lost while the link was busy) is filled by the sync that starts the next run."""
+    unique); a gap (a push lost while the link was busy) is filled by the sync that starts the next run.
+
+    At each quiet point the board is told (`ack`, as a plain sync does) the seqs stored without a gap
+    since the subscription began: it may drop those at its next new match. Never past a gap (a lost
+    push, or seqs the board set aside: the next sync sorts them out), and once per quiet point at
+    most, only when that run of seqs grew."""
     board = client.hello["board"]
-    client.subscribe(start=db.next_seq(con, board))
+    start = db.next_seq(con, board)
+    client.subscribe(start=start)
+    acked = client.hello.get("acked")
+    can_ack = isinstance(acked, int) and not isinstance(acked, bool)  # a board with ack (issue 9)
+    # Every seq up to held is stored: the sync before (or the board holds none below its first), then
+    # pushes without a gap.
+    held = max(start, client.hello.get("first") or 0) - 1
     dirty = False
     last = clock()
     while until is None or clock() < until:
@@ -24,10 +36,26 @@ def follow(client, con, say=print, until=None, clock=time.monotonic):
             if good and db.add_events(con, board, [{"seq": seq, "event": event}]):
                 dirty = True
                 last = clock()
+            if good and seq == held + 1:
+                held = seq
             continue
         if dirty and clock() - last >= QUIET_S:
             games, _orphans, _m = rebuild(con, board)
             dirty = False
             say("%d games replayed, %d events held" % (len(games), db.count_events(con, board)))
+            if can_ack and held > acked:
+                acked = _ack(client, held, acked, say)
     if dirty:
         rebuild(con, board)
+    if can_ack and held > acked:
+        _ack(client, held, acked, say)
+
+
+def _ack(client, seq, acked, say):
+    """Tell the board every event up to seq is stored; -> the seq it acknowledged (acked if it refused)."""
+    try:
+        got = client.request("ack", seq=seq).get("acked")
+    except Refused as e:  # a board that restarted meanwhile may hold fewer seqs: the next sync acks
+        say("the board did not take ack %d: %s" % (seq, e))
+        return acked
+    return got if isinstance(got, int) and not isinstance(got, bool) else acked

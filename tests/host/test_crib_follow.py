@@ -1,9 +1,13 @@
 # `crib sync --follow`: what the board journals while followed lands in the history as a sync stores it.
+import time
+
+from boards import Sim
 from both.linkfakes import journal, new_match
 from fakeport import FakePort
+from simmatch import flash_with_match
 
 from board.link import Link
-from crib import db
+from crib import db, ports
 from crib.client import LinkClient
 from crib.follow import follow
 from crib.sync import sync
@@ -57,3 +61,86 @@ def test_follow_stores_the_backlog_and_every_event_played_meanwhile(history_db, 
     assert said and said[-1].endswith("events held")
     games = db.games(con, board)
     assert games and games[-1]["final"] == list(m.front)
+
+
+def test_follow_acks_what_it_stored_at_quiet_points(history_db):
+    # Before: follow never sent `ack`; the board learnt of the followed events at the next plain sync
+    # only, and a new match on the board in between kept them all as unsynced.
+    j = journal()
+    m = new_match(j)
+    link = Link(j, m, board_id=BOARD, firmware="t", form="six")
+    port = FakePort(link)
+    client = LinkClient(port, timeout=0.5)
+    con = db.connect(history_db)
+    sync(client, con)
+    synced = j.next_seq - 1
+    sent = []
+    write = port.write
+    port.write = lambda data: (sent.append(bytes(data)), write(data))[1]
+    follow(client, con, say=lambda text: None, until=40.0, clock=PlayingClock(j, m, link, port, pegs=9))
+    board = client.hello["board"]
+    assert db.next_seq(con, board) == j.next_seq == synced + 9 + 1  # all stored
+    assert j.acked == j.next_seq - 1  # and the board told so
+    acks = [x for x in sent if b'"ack"' in x]
+    # Once a quiet point at most (the clock plays a peg every 0.6 s, past QUIET_S), and only when
+    # more was stored: never more acks than events.
+    assert 1 <= len(acks) <= 9, acks
+
+
+def test_follow_never_acks_past_a_push_it_did_not_store(history_db):
+    j = journal()
+    m = new_match(j)
+    link = Link(j, m, board_id=BOARD, firmware="t", form="six")
+    port = FakePort(link)
+    client = LinkClient(port, timeout=0.5)
+    con = db.connect(history_db)
+    sync(client, con)
+    first = j.next_seq
+    pushed = client.next_push
+
+    def lossy(timeout=1.0):  # the push of one seq is lost on the way (a busy link)
+        push = pushed(timeout)
+        if push is not None and push.get("seq") == first + 2:
+            return pushed(timeout)
+        return push
+
+    client.next_push = lossy
+    follow(client, con, say=lambda text: None, until=40.0, clock=PlayingClock(j, m, link, port, pegs=9))
+    board = client.hello["board"]
+    held = [seq for seq, _ in db.events(con, board)]
+    assert first + 2 not in held and first + 3 in held
+    assert j.acked == first + 1  # what was stored without a gap; the next sync fills and acks the rest
+    sync(LinkClient(FakePort(link), timeout=0.5), con)
+    assert j.acked == j.next_seq - 1
+
+
+def test_follow_on_the_real_sim_acks_the_events_it_stored(tmp_path, history_db):
+    # The firmware in the simulator, its journal a played game; `crib sync --follow` from an empty
+    # history stores the board's backlog as pushes, then acks it at the quiet point after.
+    data, m = flash_with_match(tmp_path, seed=5, games=1)
+    with Sim(data) as sim:
+        client = LinkClient(ports.open_port(sim.url, 2.0), timeout=5.0)
+        hello = client.connect()
+        want = hello["next"] - 1
+        assert hello["acked"] == 0 and want > 50
+        acked = []
+        request = client.request
+
+        def spy(op, timeout=None, **args):
+            reply = request(op, timeout, **args)
+            if op == "ack":
+                acked.append(reply.get("acked"))
+            return reply
+
+        client.request = spy
+        con = db.connect(history_db)
+        db.note_board(con, hello)  # as the sync before a follow does
+
+        def clock():  # real time, until the board has acknowledged everything (or a minute passed)
+            return float("inf") if want in acked else time.monotonic()
+
+        follow(client, con, say=lambda text: None, until=time.monotonic() + 60, clock=clock)
+        assert db.count_events(con, hello["board"]) == want  # the backlog, seq 1..want
+        assert acked and acked[-1] == want
+        again = LinkClient(ports.open_port(sim.url, 2.0), timeout=5.0)
+        assert again.connect()["acked"] == want  # the board keeps it (its journal's seq mark)
