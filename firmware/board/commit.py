@@ -48,18 +48,6 @@ def write(f, text, value):
     return crc32(data, value)
 
 
-def digits(f, chunks, value):  # named as a name the firmware has ([name budget])
-    """Each bytearray of chunks as a JSON string of hex digits, comma-separated, 64 bytes at a time."""
-    sep = ""
-    for c in chunks:
-        value = write(f, sep + '"', value)
-        for i in range(0, len(c), 64):
-            value = write(f, hexlify(c[i : i + 64]).decode(), value)
-        value = write(f, '"', value)
-        sep = ","
-    return value
-
-
 def dump(f, v, value):
     """v as JSON that records.decode reads back (a tuple as {"(": [...]}, a bytearray {"#": hex}, the
     record log {"L": [end, hex, ...]}), written to f a small piece at a time (no string of the whole
@@ -80,12 +68,21 @@ def dump(f, v, value):
             value = dump(f, x, write(f, sep, value))
             sep = ","
         return write(f, "]" if t is list else "]" + "}", value)
-    if isinstance(v, (bytes, bytearray)):  # {"#": hex}
-        value = write(f, "{" + json.dumps("#") + ":", value)
-        return write(f, "}", digits(f, (v,), value))
-    if isinstance(v, records.Log):  # {"L": [end, hex, ...]}
-        value = write(f, "{" + json.dumps("L") + ":" + "[" + str(v.end) + ",", value)
-        return write(f, "]" + "}", digits(f, v.chunks, value))
+    if t is bytearray or t is bytes or isinstance(v, records.Log):
+        if t is bytearray or t is bytes:  # {"#": hex}
+            value = write(f, "{" + json.dumps("#") + ":", value)
+            chunks = (v,)
+        else:  # {"L": [end, hex, ...]}
+            value = write(f, "{" + json.dumps("L") + ":" + "[" + str(v.end) + ",", value)
+            chunks = v.chunks
+        sep = ""
+        for c in chunks:
+            value = write(f, sep + '"', value)
+            for i in range(0, len(c), 64):
+                value = write(f, hexlify(c[i : i + 64]).decode(), value)
+            value = write(f, '"', value)
+            sep = ","
+        return write(f, "}" if t is bytearray or t is bytes else "]" + "}", value)
     return write(f, json.dumps(v), value)
 
 
@@ -314,11 +311,7 @@ class Commit:
             # changed, and the full replay starts from its set-up record, which re-initialises it
             remove(path)
             return 0
-        recent = records.decode(recent)
-        if type(recent) is not list:
-            remove(path)
-            return 0
-        self.recent = recent
+        self.recent = records.decode(recent)
         self.kept = count
         self._loading = m
         return count
