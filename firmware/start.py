@@ -107,17 +107,16 @@ def main(argv):
     gc.collect()
 
     hal = hal_mod.make(board_def, options)
+    # The discard advice's code too when the setting is on (App imports it): after the unmount below
+    # the Pico's importer no longer finds the bundle's modules, and a board with the advice on
+    # stopped at boot with "ImportError: no module named 'board.advising'" (issue 14 on the rp2 port).
+    settings = app.Settings(hal.storage_dir + app.SETTINGS).load()
+    if settings["advice"]:
+        import board.advising  # noqa: F401
     # Every module is loaded (the HAL's too): the code bundle main.py mounted (codefs.py) gives its
     # index and open file back to the heap before the journal's replay builds the match.
     bundle = sys.modules.get("codefs")
-    settings = None  # App reads them
     if bundle is not None:
-        # The discard advice's code too when the setting is on (App imports it): after the unmount
-        # the importer no longer finds the bundle's modules, and a Pico with the advice on stopped at
-        # boot with "ImportError: no module named 'board.advising'" (issue 14 on the rp2 port).
-        settings = app.Settings(hal.storage_dir + app.SETTINGS).load()
-        if settings["advice"]:
-            import board.advising  # noqa: F401
         bundle.unmount()
         sys.modules.pop("codefs", None)
     gc.collect()

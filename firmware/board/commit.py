@@ -1,7 +1,6 @@
 # Committing an event: the match and its journal, kept the same. The firmware's most important contract:
 # an event a player confirmed is applied and on flash before anything shows it as done, and any failure
 # on the way leaves it wholly in or wholly out, the match rebuilt from the journal (the truth at boot).
-import gc
 import json
 import os
 from binascii import hexlify
@@ -21,8 +20,6 @@ except ImportError:  # CPython: const(x) is just x
 # crc.crc, remove): a module of its own cost two interned names, and the budget is spent ([name budget]).
 _FORMAT = const(1)
 _EVERY = const(40)  # records between checkpoints: a boot replays fewer than this (~2 ms each on a Pico)
-_ROOM = const(16384)  # heap free (bytes) below which no checkpoint is tried: play first, a quick boot second
-_CALM_GC = hasattr(gc, "mem_free")  # MicroPython (CPython's gc has no mem_free)
 
 
 def setup_of(settings):
@@ -324,11 +321,6 @@ class Commit:
         if j.locked or self._loading is not None or self.count < 2:
             return False
         if self.count - self.kept < _EVERY:
-            return False
-        if _CALM_GC and gc.mem_free() < _ROOM:
-            # A board at the edge of its heap (the sim's 100 KB with the code in ROM) found no 752
-            # bytes for the file at times; the last checkpoint stays, the next is tried later.
-            self.kept = self.count
             return False
         from board.app import FIRMWARE
 
