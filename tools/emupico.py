@@ -318,8 +318,9 @@ def journal_bytes(lines, work):
 
 
 def checkpoint_bytes(journal, work):
-    """The boot checkpoint (Commit.save) the firmware writes for this journal's match, written by the
-    firmware's own board.commit (CPython runs it too), as a board that played it has."""
+    """The boot checkpoint (board/resume.py) the firmware writes for this journal's match, written by the
+    firmware's own board.commit and board.resume (CPython runs them too), as a board that played it has."""
+    from board import resume
     from board.commit import Commit
     from board.journal import Journal
 
@@ -332,7 +333,7 @@ def checkpoint_bytes(journal, work):
         f.write(journal)
     book = Commit(Journal(path, max_bytes=1 << 30), None, lambda text: None)
     book.boot(None)
-    if not book.save():
+    if not resume.save(book):
         raise RuntimeError("no checkpoint written for a journal of %d records" % book.count)
     book.journal.close()
     with open(path + ".checkpoint", "rb") as f:
