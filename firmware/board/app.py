@@ -185,7 +185,6 @@ class App:
             self.calm_gc()
             if book.retry():  # a failed commit's replay did not finish: once more now
                 self.controller.say(*display.wrap("Reloaded: not saved"))
-            book.save()  # the boot checkpoint, every 40 records: the next boot replays only those after it
         if self.settings.due(now):
             self.settings.save()
         if self._pump is not None:

@@ -45,18 +45,3 @@ if _native is not None:
     # binascii.crc32 itself, no call around it: the boot replay checks every record (it returns
     # the CRC unsigned on MicroPython and CPython 3 alike).
     crc32 = _native  # noqa: F811
-
-
-def crc(path, n):
-    """CRC-32 of the first n bytes of the file at path, or -1 when it is shorter."""
-    buf = bytearray(512)
-    mv = memoryview(buf)
-    value = 0
-    with open(path, "rb") as f:
-        while n > 0:
-            got = f.readinto(mv[: min(n, 512)])
-            if not got:
-                return -1
-            value = crc32(mv[:got], value)
-            n -= got
-    return value

@@ -1,6 +1,4 @@
 # The events in force, a few bytes each in one bytearray, so a whole match fits a small heap.
-from binascii import unhexlify
-
 from cribbage.events import KINDS, WHYS
 
 try:
@@ -145,23 +143,3 @@ class Log:
         """Drop every record from position p on."""
         del self.chunks[(p >> _SHIFT) + 1 :]
         self.end = p
-
-
-def decode(v):
-    """A match's attribute from the boot checkpoint's JSON (board/commit.py, dump): a tuple was
-    {"(": [...]}, a bytearray {"#": hex}, a record log {"L": [end, hex, ...]}."""
-    t = type(v)
-    if t is list:
-        return [decode(x) for x in v]
-    if t is dict:
-        if "(" in v:
-            return tuple(decode(x) for x in v["("])
-        if "#" in v:
-            return bytearray(unhexlify(v["#"]))
-        if "L" in v:
-            log = Log()
-            log.end = v["L"][0]
-            log.chunks = [bytearray(unhexlify(c)) for c in v["L"][1:]]
-            return log
-        return {k: decode(x) for k, x in v.items()}
-    return v
