@@ -61,8 +61,6 @@ class Commit:
         self._loading = None
         report = self.journal.open(self.replay)
         self.log(str(report))
-        if self.kept:
-            self.log("checkpoint: the match after %d records" % self.kept)
         if self._loading is None:  # no set-up in it
             self.new_match(setup)
         self._loading = None

@@ -8,7 +8,11 @@ from hal.lines import MAX_LINE  # bytes of one request line, without its newline
 PROTOCOL = 1
 MAX_ID = 32  # characters of a string request id
 PAGE_DEFAULT = 32  # events a page when the host does not say
-PAGE_MAX = 64  # keeps one reply line a few kB on the board's heap
+PAGE_MAX = 64  # events a page at most, if they fit in PAGE_BYTES
+# Bytes of event lines a page holds at most: one reply is one string on the board's heap, and after
+# a long evening a Pico's fragmented heap had no 3.5 KB block left for a full page (the sync failed
+# with MemoryError); a page cut short says more and the laptop asks on.
+PAGE_BYTES = 1024
 LINES = 8  # request lines answered a save pass, at most: a sync moves on, the pass stays short
 PUSH_BATCH = 8  # events pushed per pushes() call, so a backlog never stalls the board
 NOTE_MAX = 40  # characters of a proposal's note (one display row or two)
@@ -482,15 +486,17 @@ class _Cursor:
             self.gen = journal.records(start)
             self.first = first
         out = []
+        room = PAGE_BYTES
         try:
             for seq, line in self.gen:
                 out.append((seq, line))
-                if len(out) >= limit:
+                room -= len(line)
+                if len(out) >= limit or room <= 0:
                     break
         except Exception:
             self.close()
             raise
-        if len(out) < limit:
+        if len(out) < limit and room > 0:
             self.close()  # at the end of the file: the next read opens it afresh and sees new records
         else:
             self.next = out[-1][0] + 1

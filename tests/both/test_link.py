@@ -3,7 +3,7 @@ import json
 
 from linkfakes import FakeSettings, journal, new_match, pegs, record
 
-from board.link import MAX_LINE, PAGE_MAX, PROTOCOL, Link
+from board.link import MAX_LINE, PAGE_BYTES, PAGE_MAX, PROTOCOL, Link
 from cribbage import events
 
 
@@ -77,14 +77,33 @@ def test_events_are_paged_from_a_sequence_number():
 
 
 def test_events_default_page_and_limit_range():
-    link = make(40)[0]
-    assert len(ask(link, {"id": 1, "op": "events"})["events"]) == 32
+    link = make(20)[0]
+    assert len(ask(link, {"id": 1, "op": "events"})["events"]) == 20  # all, under PAGE_DEFAULT (32)
     r = ask(link, {"id": 1, "op": "events", "limit": PAGE_MAX + 1})
     assert r["ok"] is False and r["code"] == "range"
     r = ask(link, {"id": 1, "op": "events", "limit": 0})
     assert r["code"] == "range"
     r = ask(link, {"id": 1, "op": "events", "from": -1})
     assert r["code"] == "range"
+
+
+def test_a_page_holds_about_a_kilobyte_of_events_whatever_the_limit():
+    # A full page of 64 events was one 3.5 KB string on the board's heap; after a long evening a
+    # Pico's fragmented heap had no such block and the sync failed with MemoryError. A page now stops
+    # once PAGE_BYTES of event lines are in it, says more, and the laptop asks on.
+    link = make(120)[0]
+    got, start, pages = [], 0, 0
+    while True:
+        r = ask(link, {"id": pages, "op": "events", "from": start, "limit": PAGE_MAX})
+        assert len(r["events"]) < PAGE_MAX  # 64 events of ~38 bytes do not fit
+        sizes = [len(json.dumps(e["event"], separators=(",", ":"))) for e in r["events"]]
+        assert sum(sizes[:-1]) < PAGE_BYTES and (not r["more"] or sum(sizes) >= PAGE_BYTES)
+        got.extend(r["events"])
+        start, pages = r["next"], pages + 1
+        if not r["more"]:
+            break
+    assert [e["seq"] for e in got] == list(range(1, 121))
+    assert pages >= 120 * 38 // PAGE_BYTES
 
 
 def test_wrong_types_are_refused():
