@@ -18,10 +18,10 @@ USERS = {
         "CUT DEALER PEG FIX STARTER SHOW LAY GO MUG DEAL GAME END NAME NONE".split()
     ),
     "firmware/cribbage/trusted.py": tuple("STARTER SHOW LAY GO DEAL NONE".split()),
-    "firmware/cribbage/checks.py": ("NAME",),
+    "firmware/cribbage/checks.py": ("NAME", "ADVICE"),
 }
 # Record types records.py keeps private (`_NAME`: no module global, one interned name less).
-PRIVATE = ("NAME",)
+PRIVATE = ("NAME", "ADVICE")
 BEGIN = "# ---- record types: written by bench/gen_records.py from cribbage/records.py; do not edit ----\n"
 END = "# ---- end of the record types ----\n"
 

@@ -117,6 +117,10 @@ class Advising:
             refused = c.entry.suit_key(s)[1]
         elif name == "OK":
             refused = self.rank_cards(m, c.entry.cards)
+            if not refused and m.players == m.sides:
+                # The dealt cards go to the journal for the coach (the laptop compares the discard
+                # the player makes with the best). Partners: a side has two hands, so not kept.
+                c.commit({"t": "advice", "p": self.side, "cards": list(c.entry.cards)}, True)
         if refused:
             c.say(*display.wrap(" ".join(refused), 16, 3))
 

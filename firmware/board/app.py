@@ -114,7 +114,7 @@ class App:
 
     def apply(self, now):
         """Turn waiting edges into game events, proposals and menu actions; True if any came."""
-        self.now = now
+        self.now = self.book.now = now
         ctl = self.controller
         seen = False
         while True:

@@ -3,6 +3,7 @@
 # on the way leaves it wholly in or wholly out, the match rebuilt from the journal (the truth at boot).
 import json
 
+from board.ticks import diff
 from cribbage import events
 from cribbage.errors import CribError
 from cribbage.game import Match
@@ -26,6 +27,7 @@ class Commit:
 
     def __init__(self, journal, setup, log, after=None):
         self.journal = journal
+        self.now = 0  # the app's ticks this pass (ms), for the stamps (at)
         self.match = Match(setup)
         self.log = log
         self.after = after
@@ -72,7 +74,11 @@ class Commit:
         self.match.__init__(setup)
         j = self.journal
         if not j.locked:  # a journal of newer firmware: the match lives in RAM, apply refuses
-            j.rewrite(j.acked + 1, [events.to_line(self.match.setup)])
+            line = self.match.setup
+            if getattr(j, "at", None):
+                line = dict(line)
+                line["at"] = self.at()  # when the match started, if a laptop told the board the time
+            j.rewrite(j.acked + 1, [events.to_line(line)])
         self.recent = []
 
     def note(self, text="New match?"):  # the new-match note (named as a name the firmware has: [name budget])
@@ -118,6 +124,8 @@ class Commit:
         done = line = None
         try:
             done = m.apply(ev)
+            if done["t"] == "game" and getattr(self.journal, "at", None):
+                done["at"] = self.at()  # when the game started, if a laptop told the board the time
             line = events.to_line(done)
             seq = self.journal.append(line)
         except CribError:
@@ -141,6 +149,12 @@ class Commit:
             self.log("saved, then: %r" % (e,))
         self.collect = True
         return done
+
+    def at(self):
+        # Now in Unix seconds: the laptop's time at its hello plus the ticks since (the app sets
+        # self.now each pass). ([name budget] docs/memory.md: "at" and "now" are names it has.)
+        at = self.journal.at
+        return at[0] + diff(self.now, at[1]) // 1000
 
     def retry(self):
         """After a rebuild that did not finish, replay once more; -> True when it did."""

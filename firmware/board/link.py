@@ -253,6 +253,11 @@ class Link:
             return [dump({"id": rid, "ok": False, "code": "internal", "error": "internal: %s" % e})]
 
     def _op_hello(self, req):
+        # The board has no clock: a laptop's hello may say the time (Unix seconds); the journal keeps
+        # it with this pass's ticks, and the board stamps the matches and games it starts from it.
+        now = req.get("now")
+        if _is_int(now) and now > 0:
+            self.journal.at = (now, self._now)
         form = getattr(self.match, "form", None) or self.form
         return {
             "protocol": PROTOCOL,

@@ -13,6 +13,7 @@ except ImportError:  # CPython: const(x) is just x
 
 # ---- record types: written by bench/gen_records.py from cribbage/records.py; do not edit ----
 _NAME = const(13)
+_ADVICE = const(14)
 # ---- end of the record types ----
 
 # Largest legal single peg for each reason (docs/rules.md): a hand or crib 29; one card in the play at most
@@ -127,6 +128,24 @@ def name(m, ev, trusted, dry):
     if not 1 <= len(raw) <= MAX_NAME or not text.strip():
         raise CribError("a name is 1..%d characters" % MAX_NAME)
     return bytes((_NAME, s, len(raw))) + raw
+
+
+def advice(m, ev, trusted, dry):
+    # The cards dealt to a player, keyed for discard advice before the starter: kept in the journal
+    # for the coach (the laptop compares the discard with the best). Pegs nothing, changes nothing.
+    # ([name budget] docs/memory.md: "advice" is a name the firmware interns already.)
+    p = _int(ev, "p", 0, m.players - 1, "player")
+    if m._d < 0 or m.game_over or m.starter is not None:
+        raise CribError("the dealt cards are keyed before the starter")
+    cards = ev.get("cards")
+    n = m.hand_size + (2 if m.players == 2 else 1)
+    if not isinstance(cards, (list, tuple)) or len(cards) != n:
+        raise CribError("%d cards are dealt to a player" % n)
+    cards = [parse_card(c) for c in cards]
+    for i in range(n):
+        if cards[i] in cards[:i]:
+            raise CribError("%s twice: one pack, each card once" % format_card(cards[i]))
+    return bytes([_ADVICE, p, n] + cards)
 
 
 def _dealer(m, ev, trusted, dry):
@@ -403,9 +422,10 @@ _CHECKS = {
     "deal": (_deal, ()),
     "fix": (_fix, ("s", "n")),
     "muggins": (_muggins, ("s", "n")),
-    "game": (_game, ()),
+    "game": (_game, ("at",)),  # at: when the board started it (Unix seconds), if it was told the time
     "cut": (_cut, ("cards",)),
     "dealer": (_dealer, ("p",)),
     "end": (_end, ()),
     "name": (name, ("s", "name")),
+    "advice": (advice, ("p", "cards")),
 }

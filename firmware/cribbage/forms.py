@@ -28,7 +28,7 @@ THREE_MODES = ("all", "cont")  # three-handed: winner takes all, or continued pl
 DEFAULT_GAMES = 3  # ACC qualifying and best-of: games in the match
 DEFAULT_TO = 5  # casual and lurch: match points to win
 MAX_NAME = 12
-SETUP_KEYS = ("t", "v", "form", "fmt", "games", "to", "muggins", "names", "three")
+SETUP_KEYS = ("t", "v", "form", "fmt", "games", "to", "muggins", "names", "three", "at")  # at: when (board)
 VERSION = 1
 
 

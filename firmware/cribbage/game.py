@@ -39,8 +39,12 @@ Events: plain dicts with "t", built by cribbage.events, one compact JSON line ea
     muggins(side, n=None)  {"t":"muggins","s",["n"]} take missed points (muggins on only)
     name(side, text)       {"t":"name","s","name"} a side's name from now on (1..12 printable ASCII
                            characters: the display's font); nothing else changes; undone like any
+    {"t":"advice","p","cards"} the cards dealt to player p, keyed for discard advice before the starter
+                           (six, or five): pegs nothing; the laptop's coach reads the discard from it
     undo()                 {"t":"undo"} takes back the last event still in force (any kind)
     next_deal() {"t":"deal"}   next_game() {"t":"game"} (loser deals)   end_match() {"t":"end"}
+    The set-up and "game" may carry "at" (Unix seconds): when the board started them, once a laptop
+    told it the time (docs/protocol.md, hello); the fold ignores it.
 
     m.apply(ev, trusted=False) -> the completed event dict (journal that one). Refused input raises
         CribError with a message for the display and changes nothing. trusted=True (replaying the

@@ -21,6 +21,8 @@ END = const(12)
 # name, side, length, the name's ASCII bytes (a side renamed). Private, so no module global: one
 # interned name less ([name budget] docs/memory.md); checks.py and fold.py get copies (gen_records).
 _NAME = const(13)
+# advice, player, count, the cards dealt to the player, keyed for discard advice (the coach, issue 14)
+_ADVICE = const(14)
 NONE = const(255)
 
 
@@ -38,7 +40,7 @@ def rec_len(b, i, players, hand_size):
     if t == FIX or t == MUG:  # noqa: SIM109
         return 3
     if t >= DEAL:
-        return 3 + b[i + 2] if t == _NAME else 1
+        return 3 + b[i + 2] if t >= _NAME else 1
     return 2
 
 
@@ -79,6 +81,8 @@ def event_of(b, i, players, hand_size):
         return {"t": "dealer", "p": b[i + 1]}
     if t == _NAME:
         return {"t": "name", "s": b[i + 1], "name": bytes(b[i + 3 : i + 3 + b[i + 2]]).decode()}
+    if t == _ADVICE:
+        return {"t": "advice", "p": b[i + 1], "cards": list(b[i + 3 : i + 3 + b[i + 2]])}
     return {"t": ("deal", "game", "end")[t - DEAL]}
 
 

@@ -161,7 +161,8 @@ class LinkClient:
     def connect(self):
         """Resynchronise the line (a blank line ends any half line) and say hello."""
         self._send_raw(b"\n")
-        hello = self.request("hello")
+        # The board has no clock: the hello tells it the time, and it stamps the games it starts.
+        hello = self.request("hello", now=int(time.time()))
         if hello.get("protocol") != 1:
             raise LinkError(
                 "board speaks protocol %s, this crib speaks 1: update one of them"

@@ -326,8 +326,10 @@ def register(app):
 
         # The deals' dealers and starters come from replaying the board's events with the core.
         games, _o, _m = replay_board(g["board"], list(db.events(con, g["board"])))
-        info = next((x.deal_info for x in games if x.first_seq == g["first_seq"]), {})
-        show_game(console, g, db.scores(con, game), info, db.game_times(con, g))
+        same = next((x for x in games if x.first_seq == g["first_seq"]), None)
+        info = same.deal_info if same is not None else {}
+        coach = same.discards if same is not None else []
+        show_game(console, g, db.scores(con, game), info, db.game_times(con, g), coach)
 
     @app.command("stats")
     def stats_cmd(

@@ -398,7 +398,19 @@ def scores(con, gid):
 
 
 def game_times(con, g):
-    """(first, last) time the laptop received the events of game row `g` (the board has no clock)."""
+    """When game row `g` was played: (start, None) from the board's stamp ("at", Unix seconds, on the
+    set-up or next-game event that starts it: the board has no clock, crib tells it the time at each
+    hello), else (first, last) time the laptop received its events (a board never told the time)."""
+    r = con.execute(
+        "SELECT event FROM events WHERE board=? AND seq=?", (g["board"], g["first_seq"])
+    ).fetchone()
+    if r is not None:
+        try:
+            at = json.loads(r[0]).get("at")
+        except (ValueError, AttributeError):
+            at = None
+        if isinstance(at, int) and not isinstance(at, bool) and at > 0:
+            return (at, None)
     r = con.execute(
         "SELECT min(received), max(received) FROM events WHERE board=? AND seq BETWEEN ? AND ?",
         (g["board"], g["first_seq"], g["last_seq"]),

@@ -2,6 +2,7 @@
 import json
 
 from crib import db
+from crib.coach import discard_of
 from cribbage.cards import format_card, format_cards
 from cribbage.errors import CribError
 from cribbage.game import Match
@@ -27,6 +28,7 @@ class Game:
         self.flags = []
         self.scores = []  # (seq, deal_no, side, kind, points, front, cards, items)
         self.deal_info = {}  # deal_no -> (dealer side, starter card or None): the score sheet's heading
+        self.discards = []  # the coach: crib.coach.discard_of dicts with deal and side, in deal order
 
 
 class _Entry:
@@ -84,6 +86,8 @@ def replay_match(board, match_no, items):
     stack = []  # events in force: undo pops the last one, as the core does
     flags = {}  # game_no -> reasons
     deal_info = {}  # game_no -> {deal_no: (dealer side, starter)}
+    dealt = {}  # (game_no, deal_no, player) -> (cards keyed for advice, as dealer)
+    discards = {}  # game_no -> [discard dicts]
     for seq, ev in items[1:]:
         game_before = m.game_no
         if isinstance(ev, dict) and ev.get("t") == "undo":
@@ -122,6 +126,7 @@ def replay_match(board, match_no, items):
             rows.append((seq, m.deal_no, side, why, points, m.front[side], cards, items_json or "[]"))
         if m.dealer is not None:
             deal_info.setdefault(m.game_no, {})[m.deal_no] = (m.dealer_side, m.starter)
+        _coach(m, ev, dealt, discards)
         if ev.get("t") == "show" and not m.last_pegs and m.last_show is not None:
             # A zero hand ("nineteen") pegs nothing but is still a hand counted; so is a hand claimed
             # as 0 under muggins, whose count is its items (they were lost: a 2 missed read as 0).
@@ -139,7 +144,24 @@ def replay_match(board, match_no, items):
     games = _games(board, match_no, seq0, items, stack, flags, m)
     for g in games:
         g.deal_info = deal_info.get(g.game_no, {})
+        g.discards = discards.get(g.game_no, [])
     return games, m
+
+
+def _coach(m, ev, dealt, discards):
+    # The coach (issue 14): the cards a player keyed for advice, then their hand at the show: the
+    # discard between them, against the best. (Partners: a side has two hands, no discard is known.)
+    t = ev.get("t")
+    if t == "advice" and m.dealer is not None:
+        p = ev["p"]
+        dealt[(m.game_no, m.deal_no, p)] = (list(ev["cards"]), p % m.sides == m.dealer_side)
+    elif t == "show" and m.last_show is not None and m.last_show[1] == "hand" and m.players == m.sides:
+        got = dealt.pop((m.game_no, m.deal_no, m.last_show[0]), None)
+        if got is not None:
+            d = discard_of(m.form, got[0], list(m.last_show[2]), got[1])
+            if d is not None:
+                d.update(deal=m.deal_no, side=m.last_show[0], dealt=format_cards(got[0]))
+                discards.setdefault(m.game_no, []).append(d)
 
 
 class _LayBefore:

@@ -77,7 +77,25 @@ def deal_heading(deal_no, names, info):
     return text
 
 
-def show_game(console, game, scores, deal_info=None, times=(None, None)):
+def coach_line(names, d):
+    """'coach: Ann threw 5H JD from 5H 5C 5S JD 4C 6D: 1.32 below the best (throw 4C 6D)'."""
+    side = d["side"]
+    who = plain(names[side]) if 0 <= side < len(names) else "?"
+    verdict = (
+        "the best discard"
+        if d["lost"] <= 0
+        else "%.2f points below the best (throw %s)" % (d["lost"], d["best"])
+    )
+    return "coach: %s threw %s from %s (%s): %s" % (
+        who,
+        d["thrown"],
+        d["dealt"],
+        "own crib" if d["dealer"] else "their crib",
+        verdict,
+    )
+
+
+def show_game(console, game, scores, deal_info=None, times=(None, None), discards=()):
     """The game as a score sheet: each deal's dealer and starter, the play's points with why, each
     hand and the crib with its cards and itemised count, and how the game ended."""
     names = game["names"]
@@ -91,10 +109,12 @@ def show_game(console, game, scores, deal_info=None, times=(None, None)):
         game["game_no"],
     )
     console.print(Text(head, style="bold"))
-    if times[0] is not None:
+    if times[0] is not None and times[1] is None:
+        console.print(Text("played %s (the board's time, told by crib)" % when(times[0])))
+    elif times[0] is not None:
         start, end = when(times[0]), when(times[1])
         span = start if end == start else "%s to %s" % (start, end)
-        console.print(Text("played %s (as synced: the board has no clock)" % span))
+        console.print(Text("played %s (as synced: the board was never told the time)" % span))
     deal_info = deal_info or {}
     for deal_no, rows in deals(scores):
         console.print(Text(deal_heading(deal_no, names, deal_info.get(deal_no)), style="bold underline"))
@@ -122,6 +142,9 @@ def show_game(console, game, scores, deal_info=None, times=(None, None)):
                     str(r["front"]),
                 )
         console.print(t)
+        for d in discards:
+            if d["deal"] == deal_no:
+                console.print(Text(coach_line(names, d), style="italic"))
     if game["over"]:
         w = names[game["winner"]]
         skunk = [lab for lab in game["skunk"] if lab]

@@ -41,6 +41,7 @@ class PlayerStats:
         self.keyed = 0  # hands and cribs counted from keyed cards with a claim (muggins games)
         self.missed = 0  # points those claims left on the table
         self.muggins_taken = 0  # points taken from opponents' misses
+        self.discards = []  # the coach: (game id, expected points lost) per discard keyed on the board
 
     # the figures, as a player reads them
     @property
@@ -102,7 +103,21 @@ class PlayerStats:
             "keyed_claims": self.keyed,
             "points_missed": self.missed,
             "muggins_taken": self.muggins_taken,
+            "discards": len(self.discards),
+            "discard_lost_avg": _r(_avg([lost for _g, lost in self.discards])),
+            "discard_lost_by_game": _by_game(self.discards),
         }
+
+
+def _by_game(discards):
+    # Discard accuracy over time: [game id, discards, average lost] in the order the games were played.
+    out = []
+    for game, lost in discards:
+        if not out or out[-1][0] != game:
+            out.append([game, 0, 0.0])
+        out[-1][1] += 1
+        out[-1][2] += lost
+    return [[g, n, round(total / n, 2)] for g, n, total in out]
 
 
 def _avg(xs):
@@ -119,12 +134,13 @@ def key(name):
 
 
 def _deal_dealers(con):
-    """{(board, first_seq): {deal_no: dealer side}} from replaying each board with the core."""
+    """{(board, first_seq): ({deal_no: dealer side}, the coach's discards)} from replaying each board
+    with the core."""
     out = {}
     for board in db.boards(con):
         games, _o, _m = replay_board(board, list(db.events(con, board)))
         for g in games:
-            out[(board, g.first_seq)] = {d: info[0] for d, info in g.deal_info.items()}
+            out[(board, g.first_seq)] = ({d: info[0] for d, info in g.deal_info.items()}, g.discards)
     return out
 
 
@@ -150,7 +166,10 @@ def collect(con, board=None):
         sides = len(names)
         st = [players.setdefault(key(n), PlayerStats(n)) for n in names]
         scores = db.scores(con, g["id"])
-        dealer_of = dealers.get((g["board"], g["first_seq"]), {})
+        dealer_of, discards = dealers.get((g["board"], g["first_seq"]), ({}, []))
+        for d in discards:
+            if d["side"] < sides:
+                st[d["side"]].discards.append((g["id"], d["lost"]))
         if g["over"]:
             _game_result(g, st, dealer_of)
             if sides == 2:

@@ -56,6 +56,7 @@ FIGURES = (
     ("best hand", lambda p: str(p["best"])),
     ("points missed (keyed claims)", lambda p: "%d (%d)" % (p["points_missed"], p["keyed_claims"])),
     ("muggins taken", lambda p: str(p["muggins_taken"])),
+    ("discards: points lost a deal", lambda p: "%.2f (%d keyed)" % (p["discard_lost_avg"], p["discards"])),
 )
 
 

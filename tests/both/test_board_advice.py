@@ -52,8 +52,10 @@ def test_pone_asks_keys_six_cards_and_pages_the_ranked_discards():
         for _ in range(count - 1):
             s.press("MENU")
         assert "MENU=more 1/15" in s.screen()  # round again after the last page
-        # nothing was pegged or written, and UNDO goes back to the starter with nothing changed
-        assert s.app.match.front == [0, 0] and len(s.journal()) == journal_before
+        # nothing was pegged; the dealt cards alone were journalled, for the coach (issue 14), and UNDO
+        # goes back to the starter with nothing else changed
+        assert s.app.match.front == [0, 0] and len(s.journal()) == journal_before + 1
+        assert s.journal()[-1] == {"t": "advice", "p": 1, "cards": parse_cards("AS 2H 3D 4C 5S 6H")}
         s.press("UNDO")
         assert "Starter? OK=skip" in s.screen()
         s.cards("5D")

@@ -1,0 +1,55 @@
+# Games dated by when they were played (issue 12): the board stamps the matches and games it starts once
+# crib has told it the time; `crib games` and `crib show` date a stamped game by its stamp, and a game
+# from a board never told the time by when it was synced.
+import random
+import time
+
+from both.linkfakes import journal
+from fakeport import FakePort
+from matchgen import MatchPlayer
+from typer.testing import CliRunner
+
+from board.link import Link
+from crib import db
+from crib.cli import app
+from crib.client import LinkClient
+from crib.replay import rebuild
+from crib.sync import sync
+from cribbage.events import to_line
+
+runner = CliRunner()
+PLAYED = 1700000000  # 2023-11-14 22:13:20 UTC: long before this test syncs
+
+
+def test_stamped_games_are_dated_by_the_board_and_others_by_the_sync(tmp_path):
+    p = MatchPlayer(random.Random(2), ("Ann", "Bob"), games=2)
+    evs = p.play(max_games=2)
+    evs[0] = dict(evs[0], at=PLAYED)  # the board's set-up line, stamped
+    second = next(i for i, ev in enumerate(evs) if ev["t"] == "game")
+    evs[second] = dict(evs[second], at=PLAYED + 3600)  # the second game an hour on
+    q = MatchPlayer(random.Random(3), ("Cy", "Di"), games=1)
+    evs += q.play(max_games=1)  # a match from before the board was told the time: no stamps
+    j = journal()
+    for ev in evs:
+        j.append(to_line(ev))
+    dbp = str(tmp_path / "h.sqlite3")
+    con = db.connect(dbp)
+    link = Link(j, None, board_id="ab12", firmware="t", form="six")
+    client = LinkClient(FakePort(link), timeout=0.5)
+    client.connect()
+    assert isinstance(j.at[0], int) and abs(j.at[0] - time.time()) < 60  # the hello told the board the time
+    sync(client, con)
+    games = rebuild(con, "ab12")[0]
+    assert len(games) == 3
+    rows = db.games(con)
+    times = {tuple(g["names"]): db.game_times(con, g) for g in rows}
+    firsts = sorted(db.game_times(con, g)[0] for g in rows if g["names"] == ["Ann", "Bob"])
+    assert firsts == [PLAYED, PLAYED + 3600]
+    synced = times[("Cy", "Di")]
+    assert synced[1] is not None and abs(synced[0] - time.time()) < 120
+    out = runner.invoke(app, ["games", "--db", dbp]).output
+    for stamp in (PLAYED, PLAYED + 3600, synced[0]):
+        assert time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp)) in out, out
+    first = min(g["id"] for g in rows)
+    out = runner.invoke(app, ["show", str(first), "--db", dbp]).output
+    assert "played %s (the board's time" % time.strftime("%Y-%m-%d %H:%M", time.localtime(PLAYED)) in out
