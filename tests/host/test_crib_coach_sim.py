@@ -52,8 +52,8 @@ def scripts():
             game.append("key MENU")  # whose cards: the pone's
         game.append("cards " + " ".join(DEALT[who]))
         game.append("key OK")
-        game += ["key OK"] * (PAGE[who] - 1)  # page on
-        game.append("key MENU")  # keep this page's four cards as the hand
+        game += ["key MENU"] * (PAGE[who] - 1)  # page on, as through an itemised count
+        game.append("key OK")  # keep this page's four cards as the hand
         game.append("expect display %s hand kept" % who)
     game += ["cards " + STARTER, "key OK"]  # the play pegged on the holes (none here)
     game.append("key OK")  # P2's hand: OK alone scores the cards kept last
