@@ -15,19 +15,19 @@ RECORDS = os.path.join(ROOT, "firmware", "cribbage", "records.py")
 # module -> the record types it folds
 USERS = {
     "firmware/cribbage/fold.py": tuple(
-        "CUT DEALER PEG FIX STARTER SHOW LAY GO MUG DEAL GAME END NAME NONE".split()
+        "CUT DEALER PEG FIX STARTER SHOW LAY GO MUG DEAL GAME END NAME NONE SHIFT MASK".split()
     ),
-    "firmware/cribbage/trusted.py": tuple("STARTER SHOW LAY GO DEAL NONE".split()),
+    "firmware/cribbage/trusted.py": tuple("STARTER SHOW LAY GO DEAL NONE SHIFT MASK".split()),
     "firmware/cribbage/checks.py": ("NAME", "ADVICE"),
 }
 # Record types records.py keeps private (`_NAME`: no module global, one interned name less).
-PRIVATE = ("NAME", "ADVICE")
+PRIVATE = ("NAME", "ADVICE", "SHIFT", "MASK")  # SHIFT, MASK: the log's chunk arithmetic (records.Log)
 BEGIN = "# ---- record types: written by bench/gen_records.py from cribbage/records.py; do not edit ----\n"
 END = "# ---- end of the record types ----\n"
 
 
 def values():
-    """{NAME: int} of records.py's `NAME = const(N)` lines."""
+    """{NAME: int} of records.py's `NAME = const(N)` lines (and its PRIVATE `_NAME = const(N)` ones)."""
     with open(RECORDS) as f:
         text = f.read()
     found = re.finditer(r"^(_?)([A-Z]+) = const\((\d+)\)", text, re.M)

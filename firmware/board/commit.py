@@ -31,7 +31,6 @@ class Commit:
         self.match = Match(setup)
         self.log = log
         self.after = after
-        self.recent = []  # the last few events done, newest last (for the undo prompt)
         self.warning = None  # after apply(): why an event that was saved nonetheless failed on the way
         self.collect = False  # an event was committed or failed: the app collects garbage when calm
         self._loading = None  # the match a replay fills; left set when a rebuild did not finish
@@ -51,12 +50,10 @@ class Commit:
             # room for one match, not two.
             m = self._loading = self.match
             m.__init__(ev)
-            self.recent = []
             return
         if self._loading is None:
             raise CribError("journal starts without a set-up")
         self._loading.apply(ev, trusted=True)
-        self._remember(ev)
 
     def boot(self, setup):
         """Replay the journal into the match (a new match of `setup` when it holds none); -> its report."""
@@ -79,7 +76,6 @@ class Commit:
                 line = dict(line)
                 line["at"] = self.at()  # when the match started, if a laptop told the board the time
             j.rewrite(j.acked + 1, [events.to_line(line)])
-        self.recent = []
 
     def note(self, text="New match?"):  # the new-match note (named as a name the firmware has: [name budget])
         """The question before a new match, saying how many games (with a record past the laptop's
@@ -142,7 +138,6 @@ class Commit:
         try:
             if self.after is not None:
                 self.after(seq, line, done, was_over)
-            self._remember(done)
             if self.journal.needs_compaction:
                 self._compact()
         except Exception as e:  # on flash and in the match: it stands (the link re-reads the journal)
@@ -167,11 +162,9 @@ class Commit:
         return True
 
     def last(self):
-        """The last event in force (for the undo prompt), or None."""
-        if self.recent:
-            return self.recent[-1]
-        effective = self.match.effective_events()
-        return effective[-1] if effective else None
+        """The last event in force (for the undo prompt), or None: read from the match's log when
+        asked, not kept (a list of the last events done held ~1.5 KB of dicts here for a prompt)."""
+        return self.match.effective_events(True)
 
     def _rebuild(self):
         """The match rebuilt in place from the journal after a failed commit; CribError if even that
@@ -184,15 +177,6 @@ class Commit:
             self._loading = self.match
             self.log("commit failed: %r" % (e,))
             raise CribError("Not saved: restart the board")
-
-    def _remember(self, ev):
-        if ev.get("t") == "undo":
-            if self.recent:
-                self.recent.pop()
-            return
-        self.recent.append(ev)
-        if len(self.recent) > 8:
-            self.recent.pop(0)
 
     def _compact(self):
         # The current match and whatever the laptop has not acknowledged stay, with their seqs.

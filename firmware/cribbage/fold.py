@@ -26,6 +26,8 @@ _GAME = const(11)
 _END = const(12)
 _NAME = const(13)
 _NONE = const(255)
+_SHIFT = const(8)
+_MASK = const(255)
 # ---- end of the record types ----
 
 _SKUNKS = ("", "skunk", "double", "lurch")
@@ -199,8 +201,8 @@ class Fold:
     def _do(self, p):
         # p: the record's position in the log (for checkpoints). Each branch is one short call, so
         # this, the hottest function, keeps its frame small ([frame rule] docs/memory.md).
-        b = self._log.chunks[p >> 8]  # records.Log: 256-byte chunks
-        i = p & 255
+        b = self._log.chunks[p >> _SHIFT]  # records.Log
+        i = p & _MASK
         t = b[i]
         if t != _MUG:
             self.muggins_due = None

@@ -182,16 +182,26 @@ class Match(Fold):
         scored = self._last_scored()
         return None if scored is None else scored.spoken()
 
-    def effective_events(self):
-        """The events in force (undone ones left out), oldest first, as dicts."""
+    def effective_events(self, last=False):
+        """The events in force (undone ones left out), oldest first, as dicts; with last, only the
+        last of them (or None): the undo prompt's, one dict made, not one per event."""
         log = self._log
         players, hand = self.players, self.hand_size
         p = 0
+        q = -1
         out = []
         while p < log.end:
-            b, i = log.at(p)
-            out.append(R.event_of(b, i, players, hand))
+            if last:
+                q = p
+            else:
+                b, i = log.at(p)
+                out.append(R.event_of(b, i, players, hand))
             p = log.after(p, players, hand)
+        if last:
+            if q < 0:
+                return None
+            b, i = log.at(q)
+            return R.event_of(b, i, players, hand)
         return out
 
     # ---- applying events ----------------------------------------------------------------------

@@ -86,8 +86,11 @@ def event_of(b, i, players, hand_size):
     return {"t": ("deal", "game", "end")[t - DEAL]}
 
 
-_CHUNK = const(256)
-_SHIFT = const(8)  # a position p is in chunk p >> 8, at byte p & 255
+# A position p is in chunk p >> _SHIFT, at byte p & _MASK: the one place the chunk size is set (fold.py
+# and trusted.py read the chunks in the boot replay's hot path through const copies of these two,
+# written by bench/gen_records.py).
+_SHIFT = const(8)
+_MASK = const(255)
 
 
 class Log:
@@ -96,7 +99,7 @@ class Log:
     Positions are ints (chunk * 256 + byte), in the order the records were made."""
 
     def __init__(self):
-        self.chunks = [bytearray(_CHUNK)]
+        self.chunks = [bytearray(_MASK + 1)]
         self.end = 0
 
     def append(self, rec):
@@ -104,7 +107,7 @@ class Log:
         n = len(rec)
         p = self.add(n)
         chunk = self.chunks[-1]
-        o = p & (_CHUNK - 1)
+        o = p & _MASK
         chunk[o : o + n] = rec
         return chunk, o, p
 
@@ -113,34 +116,34 @@ class Log:
         the record (the boot replay writes its bytes there, with no record made first)."""
         chunks = self.chunks
         p = self.end
-        o = p & (_CHUNK - 1)
+        o = p & _MASK
         if p >> _SHIFT == len(chunks):  # the last chunk is exactly full
-            chunks.append(bytearray(_CHUNK))
-        elif o + n > _CHUNK:
+            chunks.append(bytearray(_MASK + 1))
+        elif o + n > (_MASK + 1):
             chunks[-1][o] = 0
-            chunks.append(bytearray(_CHUNK))
-            p += _CHUNK - o
+            chunks.append(bytearray(_MASK + 1))
+            p += (_MASK + 1) - o
         self.end = p + n
         return p
 
     def at(self, p):
         """(chunk, index) of position p."""
-        return self.chunks[p >> _SHIFT], p & (_CHUNK - 1)
+        return self.chunks[p >> _SHIFT], p & _MASK
 
     def after(self, p, players, hand_size):
         """The position of the record after the one at p (may be self.end)."""
         chunk = self.chunks[p >> _SHIFT]
-        q = p + rec_len(chunk, p & (_CHUNK - 1), players, hand_size)
-        o = q & (_CHUNK - 1)
+        q = p + rec_len(chunk, p & _MASK, players, hand_size)
+        o = q & _MASK
         if o and q < self.end and chunk[o] == 0:
-            q = q - o + _CHUNK  # the chunk ended early: the next record opens the next one
+            q = q - o + (_MASK + 1)  # the chunk ended early: the next record opens the next one
         return q
 
     def norm(self, p):
         """p, or the next chunk's start if the chunk ends early at p (a checkpoint's position)."""
-        o = p & (_CHUNK - 1)
+        o = p & _MASK
         if o and p < self.end and self.chunks[p >> _SHIFT][o] == 0:
-            return p - o + _CHUNK
+            return p - o + (_MASK + 1)
         return p
 
     def truncate(self, p):

@@ -29,6 +29,8 @@ _LAY = const(7)
 _GO = const(8)
 _DEAL = const(10)
 _NONE = const(255)
+_SHIFT = const(8)
+_MASK = const(255)
 # ---- end of the record types ----
 
 
@@ -47,7 +49,7 @@ def record(m, ev):
         return _starter(m, ev)
     if t == "deal" and m._d >= 0 and not m.game_over and not m.match_over:  # checks._deal
         p = m._log.add(1)
-        m._log.chunks[p >> 8][p & 255] = _DEAL
+        m._log.chunks[p >> _SHIFT][p & _MASK] = _DEAL
         return p
     return -1
 
@@ -80,8 +82,8 @@ def _lay(m, ev):
     ):
         # (Few locals: [frame rule] docs/memory.md.)
         i = m._log.add(5)
-        b = m._log.chunks[i >> 8]  # records.Log: 256-byte chunks
-        i &= 255
+        b = m._log.chunks[i >> _SHIFT]  # records.Log
+        i &= _MASK
         b[i] = _LAY
         b[i + 1] = ev["p"]
         b[i + 2] = c
@@ -101,8 +103,8 @@ def _go(m, ev):
         and _player_in_play(m, ev.get("p"))
     ):
         i = m._log.add(4)
-        b = m._log.chunks[i >> 8]
-        i &= 255
+        b = m._log.chunks[i >> _SHIFT]
+        i &= _MASK
         b[i] = _GO
         b[i + 1] = ev["p"]
         b[i + 2] = s
@@ -127,8 +129,8 @@ def _show(m, ev):
         return -1
     i = len(ev["cards"])
     i = m._log.add(5 + i)
-    b = m._log.chunks[i >> 8]
-    i &= 255
+    b = m._log.chunks[i >> _SHIFT]
+    i &= _MASK
     b[i] = _SHOW
     b[i + 1] = s
     b[i + 2] = 1 if ev["k"] == "crib" else 0
@@ -180,8 +182,8 @@ def _starter(m, ev):
         and (not m.heels or c >> 2 == JACK)
     ):
         p = m._log.add(2)
-        b = m._log.chunks[p >> 8]
-        b[p & 255] = _STARTER
-        b[(p & 255) + 1] = c
+        b = m._log.chunks[p >> _SHIFT]
+        b[p & _MASK] = _STARTER
+        b[(p & _MASK) + 1] = c
         return p
     return -1

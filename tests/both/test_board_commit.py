@@ -168,3 +168,30 @@ def test_a_new_match_refills_the_same_match_and_keeps_only_its_set_up():
         assert [e["t"] for e in b.on_flash()] == ["setup"] and b.on_flash()[0]["fmt"] == "points"
     finally:
         b.close()
+
+
+def test_the_undo_prompt_names_the_event_in_force_after_many_undos_and_a_reboot():
+    # last() reads the match's log instead of a list of the last 8 events kept (a heap cut): after ten
+    # undos in a row, and after a reboot's replay, it is still the event an undo would take back.
+    b = Book()
+    try:
+        m = _dealt(b)
+        done = []
+        for n in range(1, 13):
+            done.append(b.book.apply({"t": "peg", "s": n % 2, "n": n, "why": "manual"}))
+        for k in range(10):
+            assert b.book.last() == done[-1 - k] == m.effective_events()[-1]
+            b.book.apply({"t": "undo"})
+        assert b.book.last() == done[1] and m.front == [2, 1]
+        b.book.journal.close()
+        again = Commit(Journal(b.dir + "/journal.log"), SETUP, b.logged.append)
+        again.boot(SETUP)
+        assert again.last() == done[1] == again.match.effective_events(True)
+        again.apply({"t": "undo"})
+        again.apply({"t": "undo"})
+        assert again.last() == {"t": "dealer", "p": 0}
+        again.apply({"t": "undo"})
+        assert again.last() is None and again.match.effective_events(True) is None
+        again.journal.close()
+    finally:
+        b.close()

@@ -58,7 +58,8 @@ def _compare(m, ev):
     got = None
     if p >= 0:
         assert log.end > p
-        got = bytes(log.chunks[p >> 8][p & 255 : (p & 255) + log.end - p])
+        b, i = log.at(p)
+        got = bytes(b[i : i + log.end - p])
         del log.chunks[chunks:]
         log.end = end
     else:

@@ -41,7 +41,7 @@ HOT = {
     "firmware/board/power.py": ("limit",),  # once a frame (issue 15: not over 11 with its bound n)
     "firmware/board/edges.py": ("make", "put", "get"),
     "firmware/board/ticks.py": ("diff", "add"),
-    "firmware/board/commit.py": ("replay", "_remember"),
+    "firmware/board/commit.py": ("replay",),
 }
 # Hot-path functions over the rule today, each held to its present size (words), and why it is over.
 OVER = {

@@ -9,9 +9,8 @@ def test_the_const_copies_are_written_from_records_py():
 
 def test_a_changed_value_makes_the_copies_stale():
     found = gen_records.values()
-    assert (
-        found["LAY"] == 7 and found["NONE"] == 255 and len(found) == 15
-    )  # NAME (13), ADVICE (14): private in records.py
+    assert found["LAY"] == 7 and found["NONE"] == 255 and len(found) == 17  # NAME, ADVICE, SHIFT, MASK
+    assert found["MASK"] == (1 << found["SHIFT"]) - 1  # the log's chunk arithmetic
     changed = dict(found, LAY=99)
     for rel, names in gen_records.USERS.items():
         path = gen_records.os.path.join(gen_records.ROOT, rel)
