@@ -6,6 +6,7 @@ import json
 from board.ticks import diff
 from cribbage import events
 from cribbage.errors import CribError
+from cribbage.forms import check_setup
 from cribbage.game import Match
 
 
@@ -67,15 +68,26 @@ class Commit:
 
     def new_match(self, setup):
         """Start a new match. The journal keeps every record a laptop has not acknowledged (older
-        matches too: they are not replayed) and drops the synced ones (docs/journal.md)."""
-        self.match.__init__(setup)
+        matches too: they are not replayed) and drops the synced ones (docs/journal.md). The
+        journal first: a rewrite that fails (the flash) leaves the match in force as it was, and
+        CribError says so (the match was renewed first, and the new match's events went on after
+        the old one's in the journal)."""
         j = self.journal
         if not j.locked:  # a journal of newer firmware: the match lives in RAM, apply refuses
-            line = self.match.setup
+            seq = j.next_seq
+            line = check_setup(setup)
             if getattr(j, "at", None):
                 line = dict(line)
                 line["at"] = self.at()  # when the match started, if a laptop told the board the time
-            j.rewrite(j.acked + 1, [events.to_line(line)])
+            try:
+                j.rewrite(j.acked + 1, [events.to_line(line)])
+            except Exception as e:
+                self.log("new match: %r" % (e,))
+                if j.next_seq <= seq:  # the journal is the old one: so is the match in force
+                    raise CribError("Flash error: not saved")
+                self._rebuild()  # the new journal landed before the error: its match, from flash
+                return
+        self.match.__init__(setup)
 
     def note(self, text="New match?"):  # the new-match note (named as a name the firmware has: [name budget])
         """The question before a new match, saying how many games (with a record past the laptop's
@@ -83,12 +95,15 @@ class Commit:
         n = 0
         played = False
         j = self.journal
-        for _, line in j.records(j.acked + 1):
-            if line.startswith('{"t":"setup"') or line.startswith('{"t":"game"'):
-                n += played
-                played = False
-            elif line != '{"t":"end"}':
-                played = True
+        try:
+            for _, line in j.records(j.acked + 1):
+                if line.startswith('{"t":"setup"') or line.startswith('{"t":"game"'):
+                    n += played
+                    played = False
+                elif line != '{"t":"end"}':
+                    played = True
+        except OSError:  # the flash would not read it: the question says so
+            return text + " Flash error: synced?"
         n += played
         if n:
             return "%s %d game%s not synced: OK to keep going" % (text, n, "" if n == 1 else "s")
@@ -107,8 +122,9 @@ class Commit:
         is logged: the event stands, and nothing is retried.
         """
         self.warning = None
-        if self.journal.locked:
-            raise CribError("Update firmware")
+        locked = self.journal.locked
+        if locked:  # a journal of newer firmware, or one the flash would not read at boot
+            raise CribError("Flash error: not saved" if "flash error" in locked else "Update firmware")
         if self._loading is not None:
             # The replay after the last failed commit did not finish: ev was made from a match that
             # is not the journal's. Replay first; the players see the true state and key ev again.

@@ -390,17 +390,18 @@ class Controller(Keyed):
         self.pending = None
         if p is None:
             return
-        if p.kind == P_GUARD:
-            if p.choice == 1:
-                self.settings.reset()
-            self.book.new_match(setup_of(self.settings))
-            self.entry.reset()
+        if p.kind == P_GUARD or p.ev.get("t") == "_new":
+            try:  # the flash can fail here too: said, and the match in force stays (Commit.new_match)
+                if p.kind == P_GUARD and p.choice == 1:
+                    self.settings.reset()
+                self.book.new_match(setup_of(self.settings))
+            except (CribError, OSError) as e:
+                self.say(*display.wrap(str(e.args[0]) if isinstance(e, CribError) else "Flash error"))
+                return
             self.skip = None
-            self.say(GUARD_CHOICES[p.choice] + ":", "done")
-            return
-        if p.ev.get("t") == "_new":
-            self.book.new_match(setup_of(self.settings))
-            self.skip = None
+            if p.kind == P_GUARD:
+                self.entry.reset()
+                self.say(GUARD_CHOICES[p.choice] + ":", "done")
             return
         if p.ev.get("t") == "skip":
             # Back one level: from the show to the play on the holes (no starter yet), else none. The

@@ -83,6 +83,8 @@ class Report:
     def problem(self):
         """Two display lines (16 characters at most) saying what went wrong, or None."""
         if self.locked:
+            if "flash error" in self.locked:
+                return "Flash error:", "journal not read"
             return "Update firmware:", "journal is newer"
         if self.lost:
             return "Journal rollback", "lost seq %d-%d" % self.lost
@@ -118,8 +120,10 @@ def _exists(path):
     try:
         os.stat(path)
         return True
-    except OSError:
-        return False
+    except OSError as e:
+        if e.args[0] == 2:  # ENOENT
+            return False
+        raise  # EIO is no answer: taken for "no journal", a new one was written over the old
 
 
 def _sync(f):
@@ -360,63 +364,73 @@ class Journal:
         self.close()
         report = Report()
         self.locked = None
-        if _exists(self.temp_path):
-            # A rewrite was cut before its rename: the journal is still the whole old one.
-            os.remove(self.temp_path)
-            report.notes.append("removed an unfinished compaction")
-        mark = self.acked = 0
-        self._out = None
         try:
-            for name in os.listdir(self.path + ".seq"):
-                words = name.split(".")
-                if len(words) != 2 or not (words[0].isdigit() and words[1].isdigit()):
-                    report.notes.append("seq mark unreadable: " + name)
-                elif self._out is None or int(words[0]) > mark:
-                    if self._out is not None:
-                        os.remove(self._out)  # two marks (a rename cut half way?): keep the higher
-                    mark, self.acked = int(words[0]), int(words[1])
-                    self._out = self.path + ".seq/" + name
-                else:
-                    os.remove(self.path + ".seq/" + name)
-        except OSError:
-            pass  # none yet (a new board, or a journal of the first version)
-        self.mark = mark
-        if not _exists(self.path):
-            self._write_temp(mark + 1, mark + 1, (), [])
-            os.rename(self.temp_path, self.path)
-            report.notes.append("new journal")
-            if mark:
-                report.lost = (1, mark)  # the mark says a journal gave these out: it is gone
-        out = []  # byte ranges set aside: start, end, start, end, ...
-        for _ in range(2):  # once more after a salvage, which writes a good header
-            with open(self.path, "rb") as f:  # one file object for header and records (heap at boot)
-                head = _read_header(f)
-                if isinstance(head, tuple):
-                    version, first, fold, start = head
-                    got = self._apply(f, head, f.seek(0, 2), apply, out, mark, report)
-                    break
-            if not isinstance(head, str) or report.damaged:  # newer (or damaged after a salvage: a bug)
-                report.next_seq = self.next_seq = mark + 1
-                why = "journal schema version %d" % head if isinstance(head, int) else head
-                self.locked = report.locked = "%s: %s: update the firmware" % (self.path, why)
-                return report
-            self._restore(head, mark, report)
-        expected, high, kept, end = got
-        if out or version != VERSION:
-            end = self._compact(out, first, fold, start, end, report)
-        report.kept = self._count = kept
-        n = max(expected, high + 1, mark + 1)
-        if mark > high and mark >= first and mark - high > report.dropped - report.tail_valid:
-            report.lost = (high + 1, mark)
-        report.first_seq = self.first_seq = first
-        report.next_seq = self.next_seq = n
-        self.changes += 1
-        self.fold = fold
-        self.size = end
-        if mark < n - 2:  # missing or unreadable (behind by one: a cut after a record; the next append)
-            self._remember(n - 1)
-        self._open_for_append()
-        return report
+            if _exists(self.temp_path):
+                # A rewrite was cut before its rename: the journal is still the whole old one.
+                os.remove(self.temp_path)
+                report.notes.append("removed an unfinished compaction")
+            mark = self.acked = 0
+            self._out = None
+            try:
+                for name in os.listdir(self.path + ".seq"):
+                    words = name.split(".")
+                    if len(words) != 2 or not (words[0].isdigit() and words[1].isdigit()):
+                        report.notes.append("seq mark unreadable: " + name)
+                    elif self._out is None or int(words[0]) > mark:
+                        if self._out is not None:
+                            os.remove(self._out)  # two marks (a rename cut half way?): keep the higher
+                        mark, self.acked = int(words[0]), int(words[1])
+                        self._out = self.path + ".seq/" + name
+                    else:
+                        os.remove(self.path + ".seq/" + name)
+            except OSError as e:
+                if e.args[0] != 2:  # ENOENT: none yet (a new board, or a journal of the first version)
+                    raise
+            self.mark = mark
+            if not _exists(self.path):
+                self._write_temp(mark + 1, mark + 1, (), [])
+                os.rename(self.temp_path, self.path)
+                report.notes.append("new journal")
+                if mark:
+                    report.lost = (1, mark)  # the mark says a journal gave these out: it is gone
+            out = []  # byte ranges set aside: start, end, start, end, ...
+            for _ in range(2):  # once more after a salvage, which writes a good header
+                with open(self.path, "rb") as f:  # one file object for header and records (heap at boot)
+                    head = _read_header(f)
+                    if isinstance(head, tuple):
+                        version, first, fold, start = head
+                        got = self._apply(f, head, f.seek(0, 2), apply, out, mark, report)
+                        break
+                if not isinstance(head, str) or report.damaged:  # newer (or damaged after a salvage: a bug)
+                    report.next_seq = self.next_seq = mark + 1
+                    why = "journal schema version %d" % head if isinstance(head, int) else head
+                    self.locked = report.locked = "%s: %s: update the firmware" % (self.path, why)
+                    return report
+                self._restore(head, mark, report)
+            expected, high, kept, end = got
+            if out or version != VERSION:
+                end = self._compact(out, first, fold, start, end, report)
+            report.kept = self._count = kept
+            n = max(expected, high + 1, mark + 1)
+            if mark > high and mark >= first and mark - high > report.dropped - report.tail_valid:
+                report.lost = (high + 1, mark)
+            report.first_seq = self.first_seq = first
+            report.next_seq = self.next_seq = n
+            self.changes += 1
+            self.fold = fold
+            self.size = end
+            if mark < n - 2:  # missing or unreadable (behind by one: a cut after a record; the next append)
+                self._remember(n - 1)
+            self._open_for_append()
+            return report
+        except OSError as e:
+            # The flash itself failed (EIO, a littlefs it cannot read: not what a record says). Nothing
+            # more is read or written: the journal stays on flash as it is (for a laptop, or the next
+            # boot), appends refuse, and the board says so and goes on.
+            self.close()
+            self.locked = report.locked = "%s: flash error %r: journal left as it is" % (self.path, e)
+            report.next_seq = self.next_seq = max(self.next_seq, self.mark + 1)
+            return report
 
     def _apply(self, f, data, size, apply, out, mark, report):
         """Every record after the header: good ones replayed, others added to out (byte ranges).

@@ -123,8 +123,10 @@ class Settings:
         try:
             with open(self.path) as f:
                 data = json.load(f)
-        except OSError:
-            return self  # never saved: defaults
+        except OSError as e:
+            if e.args[0] != 2:  # not ENOENT (never saved): the flash would not read it
+                self.problem = "settings unreadable (flash error %d): defaults used" % e.args[0]
+            return self
         except ValueError:
             self.problem = "settings file unreadable: defaults used"
             return self

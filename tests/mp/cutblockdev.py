@@ -31,6 +31,9 @@ class CutBlockDev:
         self.mem = mem
         self._mv = memoryview(mem)
         self.cut_after = -1  # -1: never
+        self.reads = 0  # readblocks calls, numbered from 1
+        self.bad_reads = ()  # the read numbers that fail with -EIO (a read fault on cue, power on)
+        self.bad_from = 0  # and every read from this one on (0: none): a sector gone bad for good
         self.half = False
         self.dead = False
         self.ops = 0
@@ -39,7 +42,7 @@ class CutBlockDev:
         self.erases = 0
 
     def reset_counts(self):
-        self.ops = self.writes = self.bytes_written = self.erases = 0
+        self.ops = self.writes = self.bytes_written = self.erases = self.reads = 0
 
     def _power(self):
         """True when this operation lands whole, False when it is the one cut (half or not at all)."""
@@ -54,6 +57,9 @@ class CutBlockDev:
     def readblocks(self, block, buf, offset=0):
         if self.dead:
             return _EIO  # and no allocation: a finaliser may read while the heap is locked
+        self.reads += 1
+        if self.reads in self.bad_reads or 0 < self.bad_from <= self.reads:  # no allocation (see dead)
+            return _EIO  # littlefs sees LFS_ERR_IO: an OSError(EIO) from open/read/stat/rename
         a = block * self.block_size + offset
         buf[:] = self._mv[a : a + len(buf)]
 
