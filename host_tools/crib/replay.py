@@ -32,12 +32,13 @@ class Game:
 
 
 class _Entry:
-    __slots__ = ("seq", "game_no", "rows")
+    __slots__ = ("seq", "game_no", "rows", "coached")
 
-    def __init__(self, seq, game_no, rows):
+    def __init__(self, seq, game_no, rows, coached=None):
         self.seq = seq
         self.game_no = game_no
         self.rows = rows
+        self.coached = coached  # what _coach did for this event, so an undo takes it back
 
 
 def _plain(v):
@@ -94,7 +95,7 @@ def replay_match(board, match_no, items):
             try:
                 m.apply(ev)
                 if stack:
-                    stack.pop()
+                    _uncoach(stack.pop().coached, dealt, discards)
             except CribError as e:
                 flags.setdefault(game_before, []).append("seq %d (undo) refused by the core: %s" % (seq, e))
             continue
@@ -126,7 +127,7 @@ def replay_match(board, match_no, items):
             rows.append((seq, m.deal_no, side, why, points, m.front[side], cards, items_json or "[]"))
         if m.dealer is not None:
             deal_info.setdefault(m.game_no, {})[m.deal_no] = (m.dealer_side, m.starter)
-        _coach(m, ev, dealt, discards)
+        coached = _coach(m, ev, dealt, discards)
         if ev.get("t") == "show" and not m.last_pegs and m.last_show is not None:
             # A zero hand ("nineteen") pegs nothing but is still a hand counted; so is a hand claimed
             # as 0 under muggins, whose count is its items (they were lost: a 2 missed read as 0).
@@ -136,7 +137,7 @@ def replay_match(board, match_no, items):
             except Exception:
                 items_json = "[]"
             rows.append((seq, m.deal_no, side, kind, 0, m.front[side], _show_text(m.last_show), items_json))
-        stack.append(_Entry(seq, m.game_no, rows))
+        stack.append(_Entry(seq, m.game_no, rows, coached))
     if len(stack) != m.count:
         flags.setdefault(m.game_no, []).append(
             "replay kept %d events but the core holds %d: undo history not understood" % (len(stack), m.count)
@@ -149,19 +150,39 @@ def replay_match(board, match_no, items):
 
 
 def _coach(m, ev, dealt, discards):
-    # The coach (issue 14): the cards a player keyed for advice, then their hand at the show: the
-    # discard between them, against the best. (Partners: a side has two hands, no discard is known.)
+    """The coach (issue 14): the cards a player keyed for advice, then their hand at the show: the
+    discard between them, against the best. (Partners: a side has two hands, no discard is known.)
+    -> (key, what dealt held there before, the discard added or None) for _uncoach, or None."""
     t = ev.get("t")
     if t == "advice" and m.dealer is not None:
         p = ev["p"]
-        dealt[(m.game_no, m.deal_no, p)] = (list(ev["cards"]), p % m.sides == m.dealer_side)
-    elif t == "show" and m.last_show is not None and m.last_show[1] == "hand" and m.players == m.sides:
-        got = dealt.pop((m.game_no, m.deal_no, m.last_show[0]), None)
+        key = (m.game_no, m.deal_no, p)
+        before = dealt.get(key)
+        dealt[key] = (list(ev["cards"]), p % m.sides == m.dealer_side)
+        return key, before, None
+    if t == "show" and m.last_show is not None and m.last_show[1] == "hand" and m.players == m.sides:
+        key = (m.game_no, m.deal_no, m.last_show[0])
+        got = dealt.pop(key, None)
         if got is not None:
             d = discard_of(m.form, got[0], list(m.last_show[2]), got[1])
             if d is not None:
                 d.update(deal=m.deal_no, side=m.last_show[0], dealt=format_cards(got[0]))
                 discards.setdefault(m.game_no, []).append(d)
+            return key, got, d
+    return None
+
+
+def _uncoach(coached, dealt, discards):
+    """Undo what _coach did for an event an undo took back: the keyed cards and the discard go too."""
+    if coached is None:
+        return
+    key, before, d = coached
+    if before is None:
+        dealt.pop(key, None)
+    else:
+        dealt[key] = before
+    if d is not None:
+        discards[key[0]].remove(d)
 
 
 class _LayBefore:
