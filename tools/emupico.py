@@ -317,41 +317,9 @@ def journal_bytes(lines, work):
     return data
 
 
-def checkpoint_bytes(journal, work):
-    """The boot checkpoint (board/resume.py) the firmware writes for this journal's match, written by the
-    firmware's own board.commit and board.resume (CPython runs them too), as a board that played it has."""
-    from board import resume
-    from board.commit import Commit
-    from board.journal import Journal
-
-    path = os.path.join(work, "ckpt-journal.log")
-    for p in (path, path + ".checkpoint"):
-        if os.path.exists(p):
-            os.remove(p)
-    shutil.rmtree(path + ".seq", ignore_errors=True)
-    with open(path, "wb") as f:
-        f.write(journal)
-    book = Commit(Journal(path, max_bytes=1 << 30), None, lambda text: None)
-    book.boot(None)
-    if not resume.save(book):
-        raise RuntimeError("no checkpoint written for a journal of %d records" % book.count)
-    book.journal.close()
-    with open(path + ".checkpoint", "rb") as f:
-        data = f.read()
-    os.remove(path + ".checkpoint")
-    os.remove(path)
-    shutil.rmtree(path + ".seq", ignore_errors=True)
-    return data
-
-
-def with_journal(image, out, lines, work, checkpoint=0):
-    """A copy of image holding a journal of these event lines, and with checkpoint=k the boot checkpoint
-    of its first k lines (the journal's first bytes are the same: it is append-only)."""
-    data = journal_bytes(lines, work)
-    files = {JOURNAL: data}
-    if checkpoint:
-        files[JOURNAL + ".checkpoint"] = checkpoint_bytes(journal_bytes(lines[:checkpoint], work), work)
-    return with_files(image, out, files)
+def with_journal(image, out, lines, work):
+    """A copy of image holding a journal of these event lines."""
+    return with_files(image, out, {JOURNAL: journal_bytes(lines, work)})
 
 
 def mpremote(url, *args, timeout=300):

@@ -241,13 +241,11 @@ def test_a_board_without_its_display_boots_lights_and_takes_keys(deployed):
         pico.quit()
 
 
-def test_a_board_with_the_advice_on_boots_from_its_checkpoint(deployed, lines600):
-    """Two rp2-only failures the unix port hid: with the advice setting on, the board stopped at boot
+def test_a_board_with_the_advice_on_boots(deployed, lines600):
+    """An rp2-only failure the unix port hid: with the advice setting on, the board stopped at boot
     with "ImportError: no module named 'board.advising'" (start.py had unmounted the code bundle before
-    App imported it); and the boot checkpoint (Commit.load) must be taken on the rp2 port too: the
-    600-event journal with the checkpoint of its first 561 records boots replaying 39 of them into the
-    match the whole journal makes (the display shows it)."""
-    img = emupico.with_journal(deployed, os.path.join(WORK, "ckpt.img"), lines600, WORK, checkpoint=561)
+    App imported it). The 600-event journal boots into the match it makes (the display shows it)."""
+    img = emupico.with_journal(deployed, os.path.join(WORK, "advice600.img"), lines600, WORK)
     img = emupico.with_files(
         img, os.path.join(WORK, "advice.img"), {"data/settings.json": b'{"v": 1, "advice": true}'}
     )
@@ -256,5 +254,4 @@ def test_a_board_with_the_advice_on_boots_from_its_checkpoint(deployed, lines600
         _until(lambda: "heap:" in pico.console_text(), "the heap line", 60)
         text = pico.console_text()
         assert "Traceback" not in text and "journal: 600 records replayed" in text, text[-800:]
-        assert "checkpoint: the match after 561 records" in text, text[-800:]
         _shows_journal(pico, lines600)
