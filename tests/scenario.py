@@ -64,6 +64,12 @@ class Scenario:
         for token in text.split():
             self.card(token)
 
+    def key_points(self, n):
+        """Key n points (A=1 .. 9, T=0; two digits for 0 and for 10 and more), then confirm them."""
+        digits = "%02d" % n if n == 0 or n >= 10 else "%d" % n
+        self.keys(" ".join("T" if d == "0" else "A" if d == "1" else d for d in digits) + " OK")
+        self.keys("OK")  # the proposal confirmed
+
     def unplug_chain(self):
         """The sensor chain's cable pulled: every input floats high."""
         raw = self.hal.sensors.raw

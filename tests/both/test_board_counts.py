@@ -95,20 +95,13 @@ def test_muggins_reveals_what_was_missed():
         s.close()
 
 
-def _key_points(s, n):
-    # Keyed points: A=1 .. 9, T=0; two digits for 0 ("T T") and for 10 and more.
-    digits = "%02d" % n if n == 0 or n >= 10 else "%d" % n
-    s.keys(" ".join("T" if d == "0" else "A" if d == "1" else d for d in digits) + " OK")
-    s.keys("OK")  # the proposal confirmed
-
-
 def _deal_keyed(s, points):
     """One deal pegged with keyed points, no cards: points[side] for each hand, 0 for the crib."""
     m = s.app.match
     s.keys("OK OK")  # no starter keyed: the play on the holes, then on to the show
     while not m.game_over and m.next_show() is not None:
         side, kind = m.next_show()
-        _key_points(s, points[side] if kind == "hand" else 0)
+        s.key_points(points[side] if kind == "hand" else 0)
     if not m.game_over:
         s.keys("OK")  # next deal
 
@@ -170,8 +163,8 @@ def test_a_three_card_crib_is_refused_before_your_count():
         s.keys("A OK")
         s.cards("2C")
         s.keys("OK")  # the play on the holes: on to the show
-        _key_points(s, 0)  # P2's hand
-        _key_points(s, 0)  # P1's hand
+        s.key_points(0)  # P2's hand
+        s.key_points(0)  # P1's hand
         assert s.app.match.next_show() == (0, "crib")
         s.cards("4C 6C JS")
         s.keys("OK")

@@ -91,12 +91,6 @@ def test_three_player_status_line_keeps_the_match_points_and_the_cut_says_ok_cut
         s.close()
 
 
-def _key_points(s, n):
-    digits = "%02d" % n if n == 0 or n >= 10 else "%d" % n
-    s.keys(" ".join("T" if d == "0" else "A" if d == "1" else d for d in digits) + " OK")
-    s.keys("OK")  # the proposal confirmed
-
-
 def test_no_cards_are_taken_after_the_game_is_won():
     # After the game was over the board still took cards (an entry that led nowhere).
     s = Scenario()
@@ -107,7 +101,7 @@ def test_no_cards_are_taken_after_the_game_is_won():
             s.keys("OK OK")  # no starter: the play on the holes, then the show
             while not m.game_over and m.next_show() is not None:
                 side, kind = m.next_show()
-                _key_points(s, 29 if kind == "hand" and side == 0 else 0)
+                s.key_points(29 if kind == "hand" and side == 0 else 0)
             if not m.game_over:
                 s.keys("OK")
         n = len(s.journal())

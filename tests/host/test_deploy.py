@@ -44,7 +44,7 @@ def test_build_for_each_chip_marks_native_code_with_its_arch(tmp_path):
             assert f.read() == g.read()  # main.py goes as source
 
 
-def run_dry(manifest):
+def run_dry(manifest, *more):
     """tools/deploy.py --dry-run for the Pico's arch against a saved manifest: the finished process."""
     cmd = [
         sys.executable,
@@ -54,6 +54,7 @@ def run_dry(manifest):
         "armv6m",
         "--manifest",
         str(manifest),
+        *more,
     ]
     r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
@@ -146,19 +147,7 @@ def test_a_board_with_a_rom_partition_gets_one_image_and_no_mpy_on_littlefs(tmp_
     sent = {p: deploy.sha256(f) for p, f in files.items()}
     sent[deploy.DRIVER] = "3" * 64  # the driver went too, and stays
     manifest.write_text(json.dumps(sent))
-    cmd = [
-        sys.executable,
-        os.path.join(ROOT, "tools", "deploy.py"),
-        "--dry-run",
-        "--march",
-        "armv6m",
-        "--manifest",
-        str(manifest),
-        "--code",
-        "rom",
-    ]
-    r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stdout + r.stderr
+    r = run_dry(manifest, "--code", "rom")
     assert "modules in ROM" in r.stdout and "to send" in r.stdout, r.stdout
     deleted = [line.split()[1] for line in r.stdout.splitlines() if line.strip().startswith("delete")]
     assert sorted(deleted) == sorted(p for p in files if p.endswith(".mpy") or p == "app.bundle"), r.stdout
