@@ -30,10 +30,11 @@ def test_a_host_that_never_reads_is_dropped_and_the_next_one_answered(tmp_path):
     data, m = flash_with_match(tmp_path)
     with Sim(data) as sim:
         a, fa = _open(sim.url)
-        # 1,500 pages of events asked for and never read: several MB of replies. The old sim's
-        # write blocked once the socket's buffers were full, and the board stood still.
+        # 6,000 pages of events asked for and never read: several MB of replies (a page is ~1 KB,
+        # PAGE_BYTES), more than the sockets' buffers hold. The old sim's write blocked once they
+        # were full, and the board stood still.
         page = b'{"id":%d,"op":"events","from":1,"limit":64}\n'
-        a.sendall(b"\n" + b"".join(page % i for i in range(1500)))
+        a.sendall(b"\n" + b"".join(page % i for i in range(6000)))
         assert _logged(sim, "link: laptop not reading: dropped"), "".join(sim.log)[-2000:]
         b, fb = _open(sim.url)
         b.sendall(b'\n{"id":"b","op":"state"}\n')
