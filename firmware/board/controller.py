@@ -188,7 +188,10 @@ class Controller(Keyed):
         if name == "OK" and self._unread(name, now):
             return  # maybe meant for a proposal the laptop has just replaced or withdrawn
         if self.menu >= 0:
-            if name == "OK":
+            if name == "OK" and MENU[self.menu][0] == "name":
+                self.menu = -1  # "Player names": each side's name keyed in turn, from the first
+                self._naming(0)
+            elif name == "OK":
                 self.settings.cycle(MENU[self.menu][0], now)
             return
         if self.pending is not None:
@@ -197,6 +200,22 @@ class Controller(Keyed):
             elif name != "UNDO" and name != "MENU":
                 # UNDO and MENU act on release (UNDO says no): a reminder now would outlive the proposal.
                 self.say("OK = yes", "UNDO = no")
+            return
+        e = self.entry
+        if e.name is not None:
+            # A player's name being keyed (Entry.letter); UNDO (delete) and MENU (leave) act on release.
+            if name == "OK":
+                side = self.num_side
+                text = e.name.decode().strip()
+                m = self.book.match
+                ev = {"t": "name", "s": side, "name": text}
+                if text and text != m.names[side] and not self.commit(ev, keep=True):
+                    return  # refused (said): the name stays keyed, to correct
+                self._naming(side + 1)  # OK on the name as it was keeps it
+            elif name != "UNDO" and name != "MENU":
+                refused = e.letter(RANKS.find(name) if len(name) == 1 else -1, now)
+                if refused:
+                    self.say(*refused)
             return
         if self.advising is not None and self.advising.on:
             self.advising.handle(self, name, False)  # board/advising.py: nothing there is pegged
@@ -207,7 +226,9 @@ class Controller(Keyed):
         if (r >= 0 or s >= 0) and (m.game_over or m.match_over):
             # After the game (or match) is won, keyed cards and points mean nothing: say what OK does.
             self.entry.reset()
-            self.say("Match is over:" if m.match_over else "Game is over:", display.prompt(m, None))
+            self.say(
+                "Match is over:" if m.match_over else "Game is over:", "not taken"
+            )  # the prompt says what OK does
         elif r >= 0:
             self._rank(r)
         elif s >= 0:
@@ -224,7 +245,9 @@ class Controller(Keyed):
             return
         if p is not None:
             if name == "UNDO":
-                self._cancel()
+                self.pending = None  # UNDO says no: a laptop's proposal hears it refused
+                if p.answer is not None:
+                    p.answer(False, "refused on the board", p.pid)
             elif p.kind == P_GUARD:
                 p.choice = (p.choice + 1) % len(GUARD_CHOICES)
                 p.note = self.book.note(GUARD_CHOICES[p.choice] + "?")
@@ -248,6 +271,8 @@ class Controller(Keyed):
         if self.entry.active():
             if name == "UNDO":
                 self.entry.backspace()
+            elif self.entry.name is not None:
+                self.entry.reset()  # MENU leaves the naming: the name being keyed is not saved
             elif self.entry.numbering():
                 self.num_side = (self.num_side + 1) % self.book.match.sides
             return
@@ -290,7 +315,9 @@ class Controller(Keyed):
         hole = code & 127
         if m.game_over or m.match_over:
             # A peg moved after the game is won scores nothing: say so, and what OK does.
-            self.say("Match is over:" if m.match_over else "Game is over:", display.prompt(m, None))
+            self.say(
+                "Match is over:" if m.match_over else "Game is over:", "not taken"
+            )  # the prompt says what OK does
             return
         self.menu = -1  # the game goes on: a peg closes the menu
         if hole == GAME:  # the game hole: for the side furthest ahead
@@ -340,6 +367,16 @@ class Controller(Keyed):
             self.say(*display.wrap(str(e.args[0]) if e.args else "refused"))
             return
         self.pending = deal.peg(m, side, n, hole, why, now)
+
+    def _naming(self, side):
+        """Key side's name next (the menu's "Player names", then side by side after each OK); past the
+        last side, done. It starts as the side's name once renamed, else empty: OK alone keeps it."""
+        m = self.book.match
+        self.entry.reset()
+        if side < m.sides:
+            self.num_side = side
+            n = m.names[side]
+            self.entry.name = n.encode() if n != m.setup["names"][side] else b""
 
     def _offer_undo(self):
         m = self.book.match
@@ -418,12 +455,6 @@ class Controller(Keyed):
             p.answer(done is not None, self.message[0] if done is None else None, p.pid)
         if done is not None and done.get("t") != "undo":
             self.pending = deal.muggins(self.book.match) or self.pending  # the points a show missed
-
-    def _cancel(self):
-        p = self.pending
-        self.pending = None
-        if p is not None and p.answer is not None:
-            p.answer(False, "refused on the board", p.pid)
 
     def commit(self, ev, keep=False):
         """Commit ev (board/commit.py); a refusal goes on the display and changes nothing."""

@@ -60,13 +60,6 @@ def _fit(s):
     return s[:COLS]
 
 
-def score_row(match, side, mark):
-    """'*Ann        45' : the dealer's side marked, the name, the front peg."""
-    name = match.names[side][:9]
-    pts = str(match.front[side])
-    return mark + name + " " * (COLS - 1 - len(name) - len(pts)) + pts
-
-
 def cards_text(cards):
     return " ".join([format_card(c) for c in cards])
 
@@ -113,7 +106,10 @@ def rows(match, settings, shown):
     out = []
     dealer = match.dealer_side
     for s in range(match.sides):
-        out.append(score_row(match, s, "*" if s == dealer else " "))
+        # "*Ann         45": the dealer's side marked, the name, the front peg
+        name = match.names[s][:9]
+        pts = str(match.front[s])
+        out.append(("*" if s == dealer else " ") + name + " " * (COLS - 1 - len(name) - len(pts)) + pts)
     fault = shown[_FAULT]
     if shown[_STUCK] is not None:  # the lasting faults, worded here: a stuck key first, then the sensors
         out.append(_fit("!Key %s stuck" % shown[_STUCK]))
@@ -133,13 +129,17 @@ def rows(match, settings, shown):
     hint = prompt(match, shown[_CONTEXT])
     if shown[_MENU_AT] >= 0:
         key, label = MENU[shown[_MENU_AT]]
-        v = _value(settings, key, shown)
+        v = ", ".join(match.names) if key == "name" else _value(settings, key, shown)
         head = "%d/%d UNDO=leave" % (shown[_MENU_AT] + 1, len(MENU))
         body = [head, label, _fit("= " + v if len(v) < COLS - 1 else v)]
         if key in MATCH_SETTINGS:
             body.append("(new match)")
         hint = "OK=chg MENU=next"
-    elif _is_muggins(shown[_PROPOSAL]):
+    elif (
+        shown[_PROPOSAL] is not None
+        and shown[_PROPOSAL].ev is not None
+        and shown[_PROPOSAL].ev.get("t") == "muggins"
+    ):
         # A muggins claim: the claim, then the count it fell short of (.hole: the page shown).
         p = shown[_PROPOSAL]
         body, n = page(muggins_lines(match, p), ROWS - match.sides - 2, p.hole)
@@ -168,6 +168,8 @@ def rows(match, settings, shown):
             k = shown[_ADVISING].rank
     elif shown[_ENTRY].active():
         body = _entry(match, shown)
+        if shown[_ENTRY].name is not None:
+            hint = body.pop()  # a name being keyed: its own keys
     elif match.game_over or match.match_over:
         body = result_lines(match)
     elif match.phase() == "cut" and shown[_COLOURS]:
@@ -205,6 +207,14 @@ def rows(match, settings, shown):
 
 def _entry(match, shown):
     e = shown[_ENTRY]
+    if e.name is not None:
+        # "P2: Bob_" (the set-up's name, which a rename never changes), the keys, the hint last.
+        side = shown[_NUM_SIDE]
+        typed = match.setup["names"][side] + ": " + e.name.decode()
+        # ([name budget] docs/memory.md: one string split, not three names.)
+        return [
+            typed + "_" if len(e.name) < 12 else typed
+        ] + "2-9=abc T=space/K=Aa MENU=leave/OK=save UNDO=del".split("/")
     n = e.number()
     if e.claiming:
         return [cards_text(e.cards), "Your count? " + (str(n) if n >= 0 else "_"), "then OK"]
@@ -346,10 +356,6 @@ def show_lines(match, done):
     return [_fit(head)] + rows
 
 
-def _is_muggins(p):
-    return p is not None and p.ev is not None and p.ev.get("t") == "muggins"
-
-
 def page(lines, rows, k):
     """(page k of lines in rows rows, the number of pages): the head line on every page, then that
     page's share of the rest. Counts, muggins and the discard advice: nothing longer is cut off."""
@@ -386,15 +392,22 @@ def result_lines(match):
             if skunk[s] and worst != "double skunk":
                 worst = "double skunk" if skunk[s] == "double" else skunk[s]
     by = "by %d" % (fronts[w] - second)
+    who = names[w]
+    what = "game %d" % len(match.results)
     if match.match_over:
-        mw = match.match_winner
-        lines = [
-            _fit("%s wins match" % names[mw]) if mw is not None else "match drawn",
-            _fit("match points " + mp),
-        ]
+        who = None if match.match_winner is None else names[match.match_winner]
+        what = "match"
+    lines = ["match drawn"]
+    if who is not None:
+        # "Sophie wins game 1"; a longer name stays whole: "Sophie wins" (the status row says the
+        # game), a 12-letter one on a row of its own. Never cut: the winner is who players look for.
+        line = "%s wins %s" % (who, what)
+        if len(line) > COLS:
+            line = line[: len(who) + 5]
+        lines = [line] if len(line) <= COLS else [who, line[len(who) + 1 :] + " " + what]
+    if match.match_over:
+        lines.append(_fit("match points " + mp))
         by = "last game " + by
-    else:
-        lines = [_fit("%s wins game %d" % (names[w], len(match.results)))]
     if worst and len(by) + 2 + len(worst) <= COLS:
         lines.append(by + ", " + worst)
     else:

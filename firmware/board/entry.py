@@ -1,5 +1,7 @@
 # Keyed cards and numbers: a rank key then a suit key makes a card; rank keys as digits make a number.
 # Pure state for the controller; docs/keys.md tells the grammar. A = 1 .. 9, T = 0 (T alone is 10).
+# A player's name is keyed here too: the rank keys as a phone's letters (letter()).
+from board.ticks import diff
 from cribbage.cards import format_card
 
 DIGIT_RANKS = 10  # ranks A..T can be digits; J Q K cannot
@@ -15,9 +17,12 @@ class Entry:
         self.rank = -1  # a rank keyed, waiting for its suit
         self.digits = []  # rank keys read as digits
         self.claiming = False  # muggins: the cards are keyed, now the player's own count
+        self.name = None  # a player's name being keyed (bytes), or None; rank/t0: its last letter key
 
     def active(self):
-        return bool(self.cards) or self.rank >= 0 or bool(self.digits) or self.claiming
+        return (
+            bool(self.cards) or self.rank >= 0 or bool(self.digits) or self.claiming or self.name is not None
+        )
 
     def numbering(self):
         """True while what is keyed can still be a number (digits, or one lone rank)."""
@@ -52,8 +57,40 @@ class Entry:
         self.cards.append(c)
         return c, None
 
+    def letter(self, r, now):
+        """A rank key while a name is keyed, as on a phone: 2 = a b c 2, ... 9 = w x y z 9, A = . - ' 1,
+        T = space 0; the same key again within 1.2 s turns the last letter to the key's next one. A
+        letter starting the name or a word is a capital; K turns the last letter's case. -> display
+        lines when refused, else None. Bytes throughout: a str's characters would be interned
+        ([name budget] docs/memory.md)."""
+        name = self.name
+        if r == 12:  # K: the last letter's case (letters only: the signs and digits stay)
+            if name and 97 <= name[-1] | 32 <= 122:
+                self.name = name[:-1] + bytes((name[-1] ^ 32,))
+            self.rank = -1
+            return None
+        if r < 0 or r >= 10:
+            return ("2-9 A T: letters",)
+        keys = b".-'1/abc2/def3/ghi4/jkl5/mno6/pqrs7/tuv8/wxyz9/ 0".split(b"/")[r]
+        c = keys[0]
+        if r == self.rank and name and diff(now, self.t0) < 1200:
+            c = keys[(keys.find(bytes((name[-1] | 32,))) + 1) % len(keys)]
+            name = name[:-1]
+        elif len(name) >= 12:
+            return ("Full: 12 letters",)
+        if 97 <= c <= 122 and (not name or name[-1] == 32):
+            c -= 32  # a capital starts the name and each word
+        self.name = name + bytes((c,))
+        self.rank = r
+        self.t0 = now
+        return None
+
     def backspace(self):
-        if self.digits:
+        if self.name is not None:
+            # A name's last letter; an empty name leaves the naming (nothing changed).
+            self.name = self.name[:-1] if self.name else None
+            self.rank = -1
+        elif self.digits:
             self.digits.pop()
         elif self.rank >= 0:
             self.rank = -1

@@ -39,6 +39,7 @@ MENU = (
     ("tracks", "2 sides' tracks"),
     ("watchdog", "Watchdog"),
     ("advice", "Advice (at boot)"),
+    ("name", "Player names"),  # not a setting: OK keys each side's name (Controller._naming)
 )
 MATCH_SETTINGS = ("form", "fmt", "games", "to", "muggins", "three")  # used at the next new match
 ORDER = (
