@@ -63,7 +63,7 @@ class Entry:
         letter starting the name or a word is a capital; K turns the last letter's case. -> display
         lines when refused, else None. Bytes throughout: a str's characters would be interned
         ([name budget] docs/memory.md)."""
-        name = self.name
+        name = self.name or b""  # called only while a name is keyed
         if r == 12:  # K: the last letter's case (letters only: the signs and digits stay)
             if name and 97 <= name[-1] | 32 <= 122:
                 self.name = name[:-1] + bytes((name[-1] ^ 32,))
