@@ -1,6 +1,6 @@
 # Writes the record types of firmware/cribbage/records.py into the modules that fold them, as const copies.
 """records.py is the one place a record type's value is set. MicroPython folds a `const` into the code
-only within the module that defines it, and the boot replay's hot functions (fold.py, trusted.py) cannot
+only within the module that defines it, and the boot replay's hot functions (fold.py, checks.py) cannot
 afford a global lookup per record, so each keeps a private copy (`_LAY = const(7)`) in a block this
 script writes between its markers. Change a value in records.py, then run
 `python bench/gen_records.py`; tests/host/test_gen_records.py fails while a copy is stale.
@@ -17,8 +17,9 @@ USERS = {
     "firmware/cribbage/fold.py": tuple(
         "CUT DEALER PEG FIX STARTER SHOW LAY GO MUG DEAL GAME END NAME NONE SHIFT MASK".split()
     ),
-    "firmware/cribbage/trusted.py": tuple("STARTER SHOW LAY GO DEAL NONE SHIFT MASK".split()),
-    "firmware/cribbage/checks.py": ("NAME", "ADVICE"),
+    "firmware/cribbage/checks.py": tuple(
+        "CUT DEALER PEG FIX STARTER SHOW LAY GO MUG DEAL GAME END NAME ADVICE NONE SHIFT MASK".split()
+    ),
 }
 # Record types records.py keeps private (`_NAME`: no module global, one interned name less).
 PRIVATE = ("NAME", "ADVICE", "SHIFT", "MASK")  # SHIFT, MASK: the log's chunk arithmetic (records.Log)

@@ -1,9 +1,14 @@
 # Is this event allowed now? Every check made before anything changes; the answer is a record.
+"""The one validator. validate(m, ev, trusted, dry) words every refusal and returns the record an
+event makes; journaled(m, ev) is the boot replay's shortcut for the journal's own lays, goes, shows,
+starters and deals: it asks the same predicates (each rule stated once, as a function that returns
+why not, or None) and writes the record straight into the match's log, with no record made first
+(a boot replays hundreds). What the shortcut does not take, validate decides."""
+
 from cribbage.cards import JACK, format_card, format_cards, parse_card
 from cribbage.errors import CribError
 from cribbage.events import KINDS, WHYS
 from cribbage.forms import MAX_NAME
-from cribbage.records import CUT, DEAL, DEALER, END, FIX, GAME, GO, LAY, MUG, NONE, PEG, SHOW, STARTER
 from cribbage.show import score_total
 
 try:
@@ -12,8 +17,23 @@ except ImportError:  # CPython: const(x) is just x
     const = int  # type: ignore
 
 # ---- record types: written by bench/gen_records.py from cribbage/records.py; do not edit ----
+_CUT = const(1)
+_DEALER = const(2)
+_PEG = const(3)
+_FIX = const(4)
+_STARTER = const(5)
+_SHOW = const(6)
+_LAY = const(7)
+_GO = const(8)
+_MUG = const(9)
+_DEAL = const(10)
+_GAME = const(11)
+_END = const(12)
 _NAME = const(13)
 _ADVICE = const(14)
+_NONE = const(255)
+_SHIFT = const(8)
+_MASK = const(255)
 # ---- end of the record types ----
 
 # Largest legal single peg for each reason (docs/rules.md): a hand or crib 29; one card in the play at most
@@ -23,9 +43,9 @@ NO_HAND = (19, 25, 26, 27)  # no five cards count these
 MAX_FIVE_HAND = 20  # five-card: 3 cards and the starter, best 5-5-5 with a 5 turned
 NO_FIVE_HAND = (16, 17, 18, 19)  # nor do 3 cards and a starter (every one tried)
 # The records of the events that carry nothing, made once.
-_END_REC = bytes((END,))
-_GAME_REC = bytes((GAME,))
-_DEAL_REC = bytes((DEAL,))
+_END_REC = bytes((_END,))
+_GAME_REC = bytes((_GAME,))
+_DEAL_REC = bytes((_DEAL,))
 
 
 def _int(ev, key, lo, hi, what):
@@ -47,11 +67,19 @@ def _side(m, ev):
     return s
 
 
-def _in_game(m):
+def _closed(m):
+    # Why nothing of a deal can happen now, or None.
     if m._d < 0:
-        raise CribError("cut for the first deal first")
+        return "cut for the first deal first"
     if m.game_over:
-        raise CribError("game over: %s won; nothing scores after it" % m.names[m.places[0]])
+        return "game over: %s won; nothing scores after it" % m.names[m.places[0]]
+    return None
+
+
+def _in_game(m):
+    why = _closed(m)
+    if why is not None:
+        raise CribError(why)
 
 
 def _before_dealer(m):
@@ -59,10 +87,10 @@ def _before_dealer(m):
         raise CribError("the first dealer is already known: undo the cut to cut again")
 
 
-def seen_in_deal(m, c):
-    """Card c is the starter or was laid already in this deal's play: a lay of it is impossible. The one
-    test of it, for the live check, the trusted one and the boot replay's shortcut (cribbage.trusted):
-    a journal record with a good checksum but such a card is refused, not folded."""
+def _seen_in_deal(m, c):
+    # Card c is the starter or was laid already in this deal's play: the boot replay's shortcut
+    # leaves such a lay to the play itself, which refuses it (a record with a good checksum and such
+    # a card is refused, not folded).
     if c == m.starter:
         return True
     for a in m._acts:  # noqa: SIM110 (any() of a generator allocates); seat * 64 + card a lay
@@ -71,23 +99,25 @@ def seen_in_deal(m, c):
     return False
 
 
-def shown_before(m, cards):
-    """A show's cards repeat one: within the hand, the starter, or a card shown already this deal."""
+def _shown_twice(m, cards):
+    # Why these card numbers cannot be shown together, or None: a card twice, the starter, or a
+    # card shown already this deal.
     for i in range(len(cards)):
         c = cards[i]
-        if c == m.starter or c in m.shown_cards:
-            return True
-        for k in range(i):
-            if cards[k] == c:
-                return True
-    return False
+        if c == m.starter:
+            return "%s is the starter, not in a hand" % format_card(c)
+        if c in m.shown_cards:
+            return "%s was already shown this deal" % format_card(c)
+        if cards.index(c) < i:
+            return "%s keyed twice" % format_card(c)
+    return None
 
 
 def validate(m, ev, trusted, dry):
     """The record of ev if match m allows it now, else CribError. Changes nothing.
 
-    trusted: a show's recorded count is taken as it is; dry: lays and goes are tried on a copy of
-    the play, so that check() is as exact as apply().
+    trusted: ev comes from the board's own journal, whose keys were checked when it was written;
+    dry: lays and goes are tried on a copy of the play, so that check() is as exact as apply().
     """
     t = ev.get("t") if type(ev) is dict else None
     entry = _CHECKS.get(t) if type(t) is str else None
@@ -150,7 +180,7 @@ def advice(m, ev, trusted, dry):
 
 def _dealer(m, ev, trusted, dry):
     _before_dealer(m)
-    return bytes((DEALER, _int(ev, "p", 0, m.players - 1, "player")))
+    return bytes((_DEALER, _int(ev, "p", 0, m.players - 1, "player")))
 
 
 def _cut(m, ev, trusted, dry):
@@ -162,7 +192,7 @@ def _cut(m, ev, trusted, dry):
     for i in range(len(cards)):
         if cards[i] in cards[:i]:
             raise CribError("%s cut twice: one pack, each card once" % format_card(cards[i]))
-    return bytes([CUT] + cards)
+    return bytes([_CUT] + cards)
 
 
 def _game(m, ev, trusted, dry):
@@ -187,7 +217,7 @@ def _fix(m, ev, trusted, dry):
     new = m.front[s] + d
     if not 0 <= new <= m.target:
         raise CribError("a correction of %d would put %s at %d" % (d, m.names[s], new))
-    return bytes((FIX, s, d + 128))
+    return bytes((_FIX, s, d + 128))
 
 
 def _peg(m, ev, trusted, dry):
@@ -210,7 +240,7 @@ def _peg(m, ev, trusted, dry):
     if why == "hand" or why == "crib":
         if n in NO_HAND or m.five and why == "hand" and n in NO_FIVE_HAND:
             raise CribError("no %s counts %d" % (why, n))
-        _show_turn(m, s, why)
+        _turn(m, s, why)
     elif why == "play" or why == "go":
         if m.shown:
             raise CribError("the play is over: the show has begun")
@@ -224,42 +254,85 @@ def _peg(m, ev, trusted, dry):
             raise CribError("the starter %s is not a jack: no heels" % format_card(m.starter))
     elif why == "muggins" and not m.muggins:
         raise CribError("muggins is off")
-    return bytes((PEG, s, n, WHYS.index(why)))
+    return bytes((_PEG, s, n, WHYS.index(why)))
 
 
-def _show_turn(m, s, kind):
-    nxt = m.next_show()
-    if nxt is None:
-        raise CribError("the show of this deal is over: next deal")
-    if nxt[0] != s or nxt[1] != kind:
-        raise CribError(
-            "out of order: %s's %s counts next, not %s's %s" % (m.names[nxt[0]], nxt[1], m.names[s], kind)
-        )
+def _not_turn(m, s, kind):
+    # Why side s's hand or crib (kind) does not count now, or None. (The show's place is an index,
+    # not next_show()'s tuple: the boot replay asks this for every show.)
+    why = _closed(m)
+    if why is None:
+        i = m._show_order(m.shown)  # -1 when the show is over; the players' hands, then the crib
+        if i < 0:
+            why = "the show of this deal is over: next deal"
+        elif (
+            kind != ("crib" if i == m.players else "hand")
+            or s != ((m._d + 1 + i) % m.players if i < m.players else m._d) % m.sides
+        ):
+            nxt = m.next_show()
+            why = "out of order: %s's %s counts next, not %s's %s" % (
+                m.names[nxt[0]],
+                nxt[1],
+                m.names[s],
+                kind,
+            )
+    return why
+
+
+def _turn(m, s, kind):
+    why = _not_turn(m, s, kind)
+    if why is not None:
+        raise CribError(why)
+
+
+def _not_countable(m, s, kind):
+    # Why side s's hand or crib cannot be counted from its cards now, or None.
+    if m.starter is None:
+        return "turn the starter before counting from cards"
+    return _not_turn(m, s, kind)
+
+
+def _no_starter(m, c):
+    # Why card c cannot be turned as the starter now, or None.
+    why = _closed(m)
+    if why is None:
+        if m.starter is not None:
+            why = "the starter is already %s" % format_card(m.starter)
+        elif m.shown:
+            why = "the show has begun: too late for the starter"
+        elif m.heels and c >> 2 != JACK:
+            why = "his heels was pegged but %s is not a jack" % format_card(c)
+    return why
 
 
 def _starter(m, ev, trusted, dry):
-    _in_game(m)
-    if m.starter is not None:
-        raise CribError("the starter is already %s" % format_card(m.starter))
-    if m.shown:
-        raise CribError("the show has begun: too late for the starter")
     c = parse_card(ev.get("c"))
-    if m.heels and c >> 2 != JACK:
-        raise CribError("his heels was pegged but %s is not a jack" % format_card(c))
-    return bytes((STARTER, c))
+    why = _no_starter(m, c)
+    if why is not None:
+        raise CribError(why)
+    return bytes((_STARTER, c))
+
+
+def _not_in_play(m, p):
+    # Why player p (a seat of the match) cannot lay or say go now, or None. A player who went out
+    # during this play (three-handed continued play) still lays the cards in hand, for the count;
+    # what they would score is not pegged.
+    why = _closed(m)
+    if why is None:
+        if m.starter is None:
+            why = "turn the starter before the play"
+        elif m.shown:
+            why = "the play is over: the show has begun"
+        elif p not in m._seats:
+            why = "%s is out of this game" % _who(m, p)
+    return why
 
 
 def _player_in_play(m, ev):
-    _in_game(m)
-    if m.starter is None:
-        raise CribError("turn the starter before the play")
-    if m.shown:
-        raise CribError("the play is over: the show has begun")
-    # A player who went out during this play (three-handed continued play) still lays the cards
-    # in hand, for the count; what they would score is not pegged.
     p = _int(ev, "p", 0, m.players - 1, "player")
-    if p not in m._seats:
-        raise CribError("%s is out of this game" % _who(m, p))
+    why = _not_in_play(m, p)
+    if why is not None:
+        raise CribError(why)
     return p
 
 
@@ -279,25 +352,21 @@ def _play_seat(m, ev):
 
 
 def _go(m, ev, trusted, dry):
-    if trusted and "n" in ev:
-        # From the journal, with what it scored: the play itself is not run (see Fold.play).
-        p = _player_in_play(m, ev)
-        n = _int(ev, "n", 0, 1, "a go's points")
-        return bytes((GO, p, _int(ev, "s", 0, m.sides - 1, "side") if n else NONE, n))
+    # (The journal's own go, with what it scored, is taken by journaled(): the play is not run.)
     p, seat, play = _play_seat(m, ev)
     if play.count <= 21:
         raise CribError("%s cannot say go at %d: any card fits" % (_who(m, p), play.count))
-    side = n = NONE
+    side = n = _NONE
     if dry or "n" in ev:
-        side, n = NONE, 0
+        side, n = _NONE, 0
         for s, _r, pts in m.rebuilt_play().go(seat):
             if s is not None:
                 side, n = m._seats[s] % m.sides, pts
         if "n" in ev and (ev["n"] != n or n and ev.get("s") != side):
             raise CribError("this go scores %d, not %r" % (n, ev["n"]))
         if not dry:
-            side = n = NONE  # counted again by the play itself as it is applied
-    return bytes((GO, p, side, n))
+            side = n = _NONE  # counted again by the play itself as it is applied
+    return bytes((_GO, p, side, n))
 
 
 def _lay(m, ev, trusted, dry):
@@ -306,21 +375,14 @@ def _lay(m, ev, trusted, dry):
         if not m.muggins:
             raise CribError("a claimed count is for muggins, which is off")
         claim = _int(ev, "claim", 0, MAX["play"], "points claimed")
-    if trusted and "n" in ev:
-        # From the journal, with the points the card made: the play itself is not run.
-        p = _player_in_play(m, ev)
-        n = _int(ev, "n", 0, MAX["play"], "a card's points")
-        c = parse_card(ev.get("c"))
-        if seen_in_deal(m, c):
-            raise CribError("%s was the starter or laid already this deal" % format_card(c))
-        return bytes((LAY, p, c, NONE if claim is None else claim, n))
+    # (The journal's own lay, with the points it made, is taken by journaled(): the play is not run.)
     p, seat, play = _play_seat(m, ev)
     if not play.cards_left[seat]:
         raise CribError("%s has no cards left" % _who(m, p))
     c = parse_card(ev.get("c"))
     if c == m.starter:
         raise CribError("%s is the starter, not in a hand" % format_card(c))
-    n = NONE
+    n = _NONE
     if dry or claim is not None or "n" in ev:
         total = 0
         for _s, _r, pts in m.rebuilt_play().lay(seat, c):
@@ -331,57 +393,41 @@ def _lay(m, ev, trusted, dry):
             raise CribError("%s scores %d, not %d" % (format_card(c), total, claim))
         if dry:
             n = total  # applied for real, the play counts it again as it lays the card
-    return bytes((LAY, p, c, NONE if claim is None else claim, n))
+    return bytes((_LAY, p, c, _NONE if claim is None else claim, n))
 
 
 def _show(m, ev, trusted, dry):
-    _in_game(m)
     kind = ev.get("k")
     if kind not in KINDS:
         raise CribError("a show is of a hand or the crib, not %r" % (kind,))
     s = _side(m, ev)
-    starter = m.starter
-    if starter is None:
-        raise CribError("turn the starter before counting from cards")
-    _show_turn(m, s, kind)
+    why = _not_countable(m, s, kind)
+    if why is not None:
+        raise CribError(why)
     size = 4 if kind == "crib" else m.hand_size
     cards = ev.get("cards")
     if not isinstance(cards, (list, tuple)) or len(cards) != size:
         n = len(cards) if isinstance(cards, (list, tuple)) else 0
         raise CribError("a %s is %d cards without the starter, not %d" % (kind, size, n))
+    cards = [parse_card(c) for c in cards]
+    why = _shown_twice(m, cards)
+    if why is not None:
+        raise CribError(why)
+    _against_play(m, cards, kind)
+    # Counted again even from the journal (its own shows are taken by journaled(), uncounted).
+    counted = score_total(cards, m.starter, kind == "crib", m.five)
     n = ev.get("n")
-    if trusted and n is not None:
-        # From the journal, as counted when it was keyed: its cards were checked then.
-        n = _int(ev, "n", 0, 29, "a show count")
-        for c in cards:
-            if type(c) is not int or not 0 <= c < 52:
-                raise CribError("bad card %r" % (c,))
-        if shown_before(m, cards):
-            raise CribError("a %s with a card twice, the starter or a card shown already" % kind)
-    else:
-        cards = [parse_card(c) for c in cards]
-        for i in range(size):
-            c = cards[i]
-            if c in cards[:i]:
-                raise CribError("%s twice in one %s" % (format_card(c), kind))
-            if c == starter:
-                raise CribError("%s is the starter: key the %s without it" % (format_card(c), kind))
-            if c in m.shown_cards:
-                raise CribError("%s was already shown this deal" % format_card(c))
-        _against_play(m, cards, kind)
-        counted = score_total(cards, starter, kind == "crib", m.five)
-        if n is not None and n != counted:
-            shown = format_cards(cards) + " " + format_card(starter)
-            raise CribError("%s counts %d, not %r" % (shown, counted, n))
-        n = counted
+    if n is not None and n != counted:
+        shown = format_cards(cards) + " " + format_card(m.starter)
+        raise CribError("%s counts %d, not %r" % (shown, counted, n))
     claim = ev.get("claim")
     if claim is not None:
         if not m.muggins:
             raise CribError("a claimed count is for muggins, which is off")
         claim = _int(ev, "claim", 0, 29, "points claimed")
-        if claim > n:
-            raise CribError("the %s counts %d: %d is too many" % (kind, n, claim))
-    return bytes([SHOW, s, KINDS.index(kind), n, NONE if claim is None else claim] + list(cards))
+        if claim > counted:
+            raise CribError("the %s counts %d: %d is too many" % (kind, counted, claim))
+    return bytes([_SHOW, s, KINDS.index(kind), counted, _NONE if claim is None else claim] + cards)
 
 
 def _against_play(m, cards, kind):
@@ -409,7 +455,145 @@ def _muggins(m, ev, trusted, dry):
     if s == missed_by:
         raise CribError("%s cannot claim their own missed points" % m.names[s])
     n = _int(ev, "n", 1, due, "points claimed") if "n" in ev else due
-    return bytes((MUG, s, n))
+    return bytes((_MUG, s, n))
+
+
+# ---- the boot replay's shortcut ----------------------------------------------------------------
+# The journal's own lays, goes, shows, starters and deals carry what they scored, so the play is not
+# run for them: each is taken when the predicates above find nothing against it and its values fit
+# their record, and its record is written in place. The index arithmetic is records.Log's (the const
+# copies of its SHIFT and MASK); [frame rule] docs/memory.md: few locals.
+
+
+def journaled(m, ev):
+    """Where in m's log ev's record is now written, if ev is a plain journal line of a lay, go, show,
+    starter or deal that validate would take as it is (the same bytes as validate's record); else -1,
+    nothing is written, and validate decides and words the refusal."""
+    if m.match_over:
+        return -1
+    t = ev.get("t")
+    if t == "lay":
+        return _lay_journaled(m, ev)
+    if t == "show":
+        return _show_journaled(m, ev)
+    if t == "go":
+        return _go_journaled(m, ev)
+    if t == "starter":
+        return _starter_journaled(m, ev)
+    if t == "deal" and _closed(m) is None:
+        p = m._log.add(1)
+        m._log.chunks[p >> _SHIFT][p & _MASK] = _DEAL
+        return p
+    return -1
+
+
+def _lay_journaled(m, ev):
+    # A card number, the points 0..15 it made, no claim.
+    n = ev.get("n")
+    c = ev.get("c")
+    p = ev.get("p")
+    if not (
+        type(n) is int
+        and 0 <= n <= 15
+        and type(c) is int
+        and 0 <= c < 52
+        and type(p) is int
+        and "claim" not in ev
+        and _not_in_play(m, p) is None
+        and not _seen_in_deal(m, c)
+    ):
+        return -1
+    i = m._log.add(5)
+    b = m._log.chunks[i >> _SHIFT]
+    i &= _MASK
+    b[i] = _LAY
+    b[i + 1] = p
+    b[i + 2] = c
+    b[i + 3] = _NONE
+    b[i + 4] = n
+    return m._log.end - 5
+
+
+def _go_journaled(m, ev):
+    # 0, or 1 point for side "s".
+    n = ev.get("n")
+    s = ev.get("s") if n == 1 else _NONE
+    p = ev.get("p")
+    if not (
+        (n == 0 or n == 1 and type(s) is int and 0 <= s < m.sides)
+        and type(n) is int
+        and type(p) is int
+        and _not_in_play(m, p) is None
+    ):
+        return -1
+    i = m._log.add(4)
+    b = m._log.chunks[i >> _SHIFT]
+    i &= _MASK
+    b[i] = _GO
+    b[i + 1] = p
+    b[i + 2] = s
+    b[i + 3] = n
+    return m._log.end - 4
+
+
+def _show_journaled(m, ev):
+    if not _show_fits(m, ev):
+        return -1
+    i = len(ev["cards"])
+    i = m._log.add(5 + i)
+    b = m._log.chunks[i >> _SHIFT]
+    i &= _MASK
+    b[i] = _SHOW
+    b[i + 1] = ev["s"]
+    b[i + 2] = 1 if ev["k"] == "crib" else 0
+    b[i + 3] = ev["n"]
+    b[i + 4] = _NONE
+    s = ev["cards"]
+    b[i + 5] = s[0]
+    b[i + 6] = s[1]
+    b[i + 7] = s[2]
+    if len(s) == 3:
+        return m._log.end - 8
+    b[i + 8] = s[3]
+    return m._log.end - 9
+
+
+def _show_fits(m, ev):
+    # The side and kind whose turn it is, as many card numbers as it holds, its count, no claim.
+    n = ev.get("n")
+    s = ev.get("s")
+    return (
+        type(n) is int
+        and 0 <= n <= 29
+        and type(s) is int
+        and 0 <= s < m.sides
+        and "claim" not in ev
+        and _not_countable(m, s, ev.get("k")) is None
+        and _ints(m, ev)
+        and _shown_twice(m, ev["cards"]) is None
+    )
+
+
+def _ints(m, ev):
+    # The show's cards are a list of card numbers, as many as its hand or crib ("k") has.
+    cards = ev.get("cards")
+    if type(cards) is not list or len(cards) != (4 if ev.get("k") == "crib" else m.hand_size):
+        return False
+    for c in cards:  # noqa: SIM110 (all() of a generator allocates)
+        if type(c) is not int or not 0 <= c < 52:
+            return False
+    return True
+
+
+def _starter_journaled(m, ev):
+    c = ev.get("c")
+    if not (type(c) is int and 0 <= c < 52 and _no_starter(m, c) is None):
+        return -1
+    p = m._log.add(2)
+    b = m._log.chunks[p >> _SHIFT]
+    b[p & _MASK] = _STARTER
+    b[(p & _MASK) + 1] = c
+    return p
 
 
 # event type -> (check, the keys it may carry besides "t")

@@ -48,14 +48,13 @@ Events: plain dicts with "t", built by cribbage.events, one compact JSON line ea
 
     m.apply(ev, trusted=False) -> the completed event dict (journal that one). Refused input raises
         CribError with a message for the display and changes nothing. trusted=True (replaying the
-        board's own checksummed journal) takes the recorded "n" of shows, lays and goes instead of
-        counting again (the play is rebuilt only when read), and returns the event as given; the
-        journal's common events are checked by a shortcut that takes exactly what the full check
-        takes (cribbage.trusted: the boot replay, bench/bench_journal.py).
+        board's own checksummed journal): its plain lays, goes, shows, starters and deals are taken
+        with their recorded "n" by the validator's shortcut (checks.journaled: the play is not run,
+        only rebuilt when read), anything else is checked in full; the event is returned as given.
     m.check(ev) -> the completed event, without applying it.
     m.undone -> the event the last undo took back (a dict), m.last_pegs -> [(side, points, why)]
         that the last event pegged ("last" = five-card three for last, "fix" = correction).
-    m.count -> events in force; m.effective_events() -> those events, oldest first.
+    m.count -> events in force; m.effective_events() -> those events, oldest first (last=True: the last one).
     replay(events, trusted=True) -> the Match of [setup, event, ...] (e.g. a journal read back).
 
 Derived state (read only):
@@ -80,13 +79,12 @@ Rules as folded: docs/rules.md, "Rules as folded" (the choices the rules leave o
 """
 
 from cribbage import records as R
-from cribbage.checks import validate
+from cribbage.checks import journaled, validate
 from cribbage.errors import CribError
 from cribbage.fold import Fold
 from cribbage.forms import check_setup
 from cribbage.records import FIX, MUG, PEG
 from cribbage.show import score_show
-from cribbage.trusted import record
 
 
 def replay(events, trusted=True):
@@ -216,14 +214,13 @@ class Match(Fold):
     def apply(self, ev, trusted=False):
         """Validate then apply one event; returns the completed event (to journal).
 
-        trusted=True (replaying the board's own journal): a show's recorded count is not
-        recounted, and the event is returned as given.
+        trusted=True (replaying the board's own journal): see the module's docstring.
         """
         if trusted and type(ev) is dict:
             # The journal's own lay, go, show, starter or deal, checked and logged at once
-            # (cribbage.trusted): none can be refused now (no play is run) and none is a score
+            # (checks.journaled): none can be refused now (no play is run) and none is a score
             # alone (so no quick undo).
-            p = record(self, ev)
+            p = journaled(self, ev)
             if p >= 0:
                 if self.last_pegs:  # an empty list is kept: one allocation less an event
                     self.last_pegs = []

@@ -129,7 +129,7 @@ def test_a_hand_of_the_wrong_size_or_a_card_twice():
     five = {"t": "show", "s": 1, "k": "hand", "cards": [1, 2, 3, 4, 5]}
     refused(m, five, "4 cards without the starter, not 5")
     refused(m, {"t": "show", "s": 1, "k": "hand", "cards": [1, 2, 3]}, "not 3")
-    refused(m, {"t": "show", "s": 1, "k": "hand", "cards": [1, 2, 3, 3]}, "twice in one hand")
+    refused(m, {"t": "show", "s": 1, "k": "hand", "cards": [1, 2, 3, 3]}, "AC keyed twice")
     refused(m, E.hand(1, "9D AS 2S 3S"), "9D is the starter")
     refused(m, E.hand(0, "AS 2S 3S 4S"), "out of order")
     refused(m, {"t": "show", "s": 1, "k": "box", "cards": [1, 2, 3, 4]}, "hand or the crib")

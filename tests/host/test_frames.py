@@ -8,8 +8,8 @@ import frames
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-# file -> the functions called for every record, frame or scan (the boot replay's fold and its trusted
-# shortcut, the journal's append, the LED frame, the key and sensor scans, the fast show total).
+# file -> the functions called for every record, frame or scan (the boot replay's fold and the
+# validator's shortcut, the journal's append, the LED frame, the key and sensor scans, the fast show total).
 HOT = {
     "firmware/cribbage/fold.py": (
         "_do",
@@ -23,15 +23,21 @@ HOT = {
         "_new_deal",
         "play",
     ),
-    "firmware/cribbage/trusted.py": (
-        "record",
-        "_lay",
-        "_go",
-        "_show",
-        "_starter",
+    "firmware/cribbage/checks.py": (
+        "journaled",
+        "_lay_journaled",
+        "_go_journaled",
+        "_show_journaled",
+        "_show_fits",
+        "_starter_journaled",
         "_ints",
-        "_show_turn",
-        "_player_in_play",
+        "_closed",
+        "_not_in_play",
+        "_not_turn",
+        "_not_countable",
+        "_no_starter",
+        "_seen_in_deal",
+        "_shown_twice",
     ),
     "firmware/cribbage/game.py": ("apply",),
     "firmware/cribbage/records.py": ("add", "rec_len"),

@@ -38,7 +38,6 @@ ORDER = (
     "cribbage.show",
     "cribbage.records",
     "cribbage.checks",
-    "cribbage.trusted",
     "cribbage.fold",
     "cribbage.game",
     "board.crc",
