@@ -213,6 +213,7 @@ class App:
             firmware=FIRMWARE,
             form=self.settings["form"],
             settings=self.settings,
+            clock=self.book.clock,
         )
         self._host = getattr(self.hal.link, "session", 0)  # changes when a laptop comes or goes
         self._pump = pump

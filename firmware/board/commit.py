@@ -29,6 +29,7 @@ class Commit:
     def __init__(self, journal, setup, log, after=None):
         self.journal = journal
         self.now = 0  # the app's ticks this pass (ms), for the stamps (at)
+        self.clock = [0, 0]  # a laptop's hello: its time (Unix seconds; 0: never told) and the ticks then
         self.match = Match(setup)
         self.log = log
         self.after = after
@@ -76,7 +77,7 @@ class Commit:
         if not j.locked:  # a journal of newer firmware: the match lives in RAM, apply refuses
             seq = j.next_seq
             line = check_setup(setup)
-            if getattr(j, "at", None):
+            if self.clock[0]:
                 line = dict(line)
                 line["at"] = self.at()  # when the match started, if a laptop told the board the time
             try:
@@ -122,9 +123,8 @@ class Commit:
         is logged: the event stands, and nothing is retried.
         """
         self.warning = None
-        locked = self.journal.locked
-        if locked:  # a journal of newer firmware, or one the flash would not read at boot
-            raise CribError("Flash error: not saved" if "flash error" in locked else "Update firmware")
+        if self.journal.locked:  # a journal of newer firmware, or one the flash would not read at boot
+            raise CribError("Flash error: not saved" if self.journal.unreadable else "Update firmware")
         if self._loading is not None:
             # The replay after the last failed commit did not finish: ev was made from a match that
             # is not the journal's. Replay first; the players see the true state and key ev again.
@@ -135,8 +135,8 @@ class Commit:
         seq = self.journal.next_seq
         done = line = None
         try:
-            done = m.apply(ev)
-            if done["t"] == "game" and getattr(self.journal, "at", None):
+            done = m.apply(ev)  # type: dict | None
+            if done["t"] == "game" and self.clock[0]:
                 done["at"] = self.at()  # when the game started, if a laptop told the board the time
             line = events.to_line(done)
             seq = self.journal.append(line)
@@ -164,8 +164,7 @@ class Commit:
     def at(self):
         # Now in Unix seconds: the laptop's time at its hello plus the ticks since (the app sets
         # self.now each pass). ([name budget] docs/memory.md: "at" and "now" are names it has.)
-        at = self.journal.at
-        return at[0] + diff(self.now, at[1]) // 1000
+        return self.clock[0] + diff(self.now, self.clock[1]) // 1000
 
     def retry(self):
         """After a rebuild that did not finish, replay once more; -> True when it did."""
@@ -180,7 +179,7 @@ class Commit:
     def last(self):
         """The last event in force (for the undo prompt), or None: read from the match's log when
         asked, not kept (a list of the last events done held ~1.5 KB of dicts here for a prompt)."""
-        return self.match.effective_events(True)
+        return self.match.effective_events(last=True)
 
     def _rebuild(self):
         """The match rebuilt in place from the journal after a failed commit; CribError if even that

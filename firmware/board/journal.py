@@ -72,7 +72,8 @@ class Report:
         self.tail_valid = 0  # set-aside records whose checksum still holds (the laptop can read them)
         self.set_aside = None  # the file they were copied to
         self.damaged = None  # type: str | None  # the copy of a journal whose header could not be read
-        self.locked = None  # type: str | None  # why the journal is not used (newer firmware)
+        self.locked = None  # type: str | None  # why the journal is not used, for the log
+        self.unreadable = False  # it is locked because the flash failed at boot (else: newer firmware)
         self.lost = None  # type: tuple | None  # (first, last) seqs given out (the mark) the journal lacks
         self.notes = []  # anything else done: a new journal, an unfinished compaction removed
 
@@ -82,9 +83,9 @@ class Report:
 
     def problem(self):
         """Two display lines (16 characters at most) saying what went wrong, or None."""
+        if self.unreadable:
+            return "Flash error:", "journal not read"
         if self.locked:
-            if "flash error" in self.locked:
-                return "Flash error:", "journal not read"
             return "Update firmware:", "journal is newer"
         if self.lost:
             return "Journal rollback", "lost seq %d-%d" % self.lost
@@ -317,7 +318,8 @@ class Journal:
         self.next_seq = 1
         self.fold = 1  # records before this seq are kept for the laptop, not replayed (older matches)
         self.acked = 0  # a laptop has stored every record up to this seq
-        self.locked = None  # type: str | None  # why append and rewrite refuse (newer firmware's journal)
+        self.locked = None  # type: str | None  # why append and rewrite refuse, for the log
+        self.unreadable = False  # locked because the flash failed at boot (else: newer firmware's journal)
         self.size = 0  # bytes in the file
         self.changes = 0  # counts the files written anew (a reader of the old one must reopen)
         self.mark = 0  # the seq mark on flash: the highest seq given out
@@ -364,6 +366,7 @@ class Journal:
         self.close()
         report = Report()
         self.locked = None
+        self.unreadable = False
         try:
             if _exists(self.temp_path):
                 # A rewrite was cut before its rename: the journal is still the whole old one.
@@ -429,6 +432,7 @@ class Journal:
             # boot), appends refuse, and the board says so and goes on.
             self.close()
             self.locked = report.locked = "%s: flash error %r: journal left as it is" % (self.path, e)
+            self.unreadable = report.unreadable = True
             report.next_seq = self.next_seq = max(self.next_seq, self.mark + 1)
             return report
 

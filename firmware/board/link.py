@@ -185,8 +185,9 @@ class Link:
     Nothing here changes the game: a laptop's change becomes `pending` until a key press on the board.
     """
 
-    def __init__(self, journal, match=None, board_id="", firmware="", form="", settings=None):
+    def __init__(self, journal, match=None, board_id="", firmware="", form="", settings=None, clock=None):
         self.journal = journal
+        self.clock = clock  # Commit.clock: a hello's time goes there (None: the board keeps no time)
         self.match = match
         self.board_id = board_id if isinstance(board_id, str) else _hex(board_id)
         self.firmware = firmware
@@ -253,11 +254,12 @@ class Link:
             return [dump({"id": rid, "ok": False, "code": "internal", "error": "internal: %s" % e})]
 
     def _op_hello(self, req):
-        # The board has no clock: a laptop's hello may say the time (Unix seconds); the journal keeps
-        # it with this pass's ticks, and the board stamps the matches and games it starts from it.
+        # The board has no clock: a laptop's hello may say the time (Unix seconds); Commit keeps it
+        # with this pass's ticks, and stamps the matches and games it starts from it.
         now = req.get("now")
-        if _is_int(now) and now > 0:
-            self.journal.at = (now, self._now)
+        if _is_int(now) and now > 0 and self.clock is not None:
+            self.clock[0] = now
+            self.clock[1] = self._now
         form = getattr(self.match, "form", None) or self.form
         return {
             "protocol": PROTOCOL,

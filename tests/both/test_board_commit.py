@@ -186,12 +186,12 @@ def test_the_undo_prompt_names_the_event_in_force_after_many_undos_and_a_reboot(
         b.book.journal.close()
         again = Commit(Journal(b.dir + "/journal.log"), SETUP, b.logged.append)
         again.boot(SETUP)
-        assert again.last() == done[1] == again.match.effective_events(True)
+        assert again.last() == done[1] == again.match.effective_events(last=True)
         again.apply({"t": "undo"})
         again.apply({"t": "undo"})
         assert again.last() == {"t": "dealer", "p": 0}
         again.apply({"t": "undo"})
-        assert again.last() is None and again.match.effective_events(True) is None
+        assert again.last() is None and again.match.effective_events(last=True) is None
         again.journal.close()
     finally:
         b.close()

@@ -34,10 +34,11 @@ def test_stamped_games_are_dated_by_the_board_and_others_by_the_sync(tmp_path):
         j.append(to_line(ev))
     dbp = str(tmp_path / "h.sqlite3")
     con = db.connect(dbp)
-    link = Link(j, None, board_id="ab12", firmware="t", form="six")
+    clock = [0, 0]  # Commit.clock
+    link = Link(j, None, board_id="ab12", firmware="t", form="six", clock=clock)
     client = LinkClient(FakePort(link), timeout=0.5)
     client.connect()
-    assert isinstance(j.at[0], int) and abs(j.at[0] - time.time()) < 60  # the hello told the board the time
+    assert isinstance(clock[0], int) and abs(clock[0] - time.time()) < 60  # the hello told the board the time
     sync(client, con)
     games = rebuild(con, "ab12")[0]
     assert len(games) == 3
