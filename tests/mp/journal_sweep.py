@@ -24,14 +24,14 @@ for _p in (_HERE, _HERE + "/..", _HERE + "/../../firmware"):
     if _p not in sys.path:
         sys.path.append(_p)
 
+import lfsjournal as lfs  # noqa: E402
 from cutblockdev import CutBlockDev  # noqa: E402
 
 from board.crc import crc32  # noqa: E402
 from board.journal import Journal  # noqa: E402
 
-BLOCK_SIZE = 4096
+BLOCK_SIZE = lfs.BLOCK_SIZE
 BLOCK_COUNT = 32
-PROG_SIZE = 256
 MOUNT = "/sweep"
 PATH = MOUNT + "/journal.log"
 N = 150
@@ -77,21 +77,7 @@ class Boot:
 
 
 def _mount(dev):
-    try:
-        vfs.umount(MOUNT)
-    except OSError:
-        pass
-    vfs.mount(vfs.VfsLfs2(dev, progsize=PROG_SIZE), MOUNT)
-
-
-def _read(path):
-    with open(path, "rb") as f:
-        return f.read()
-
-
-def _write(path, data):
-    with open(path, "wb") as f:
-        f.write(data)
+    lfs.mount(dev, MOUNT)
 
 
 def _record_lines(data):
@@ -200,22 +186,14 @@ class Tally:
 
 
 def make_flash(lines):
-    dev = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT)
-    vfs.VfsLfs2.mkfs(dev, progsize=PROG_SIZE)
-    _mount(dev)
-    j = Journal(PATH)
-    j.open()
-    for line in lines:
-        j.append(line)
-    j.close()
-    return dev
+    return lfs.journal_of(lines, BLOCK_COUNT, MOUNT, PATH)
 
 
 def _aside_bytes():
     out = b""
     for name in os.listdir(MOUNT):
         if name.startswith("journal.log.") and name not in ("journal.log.seq", "journal.log.tmp"):
-            out += _read(MOUNT + "/" + name)
+            out += lfs.read(MOUNT + "/" + name)
     return out
 
 
@@ -232,7 +210,7 @@ def boot_and_check(label, lines, tally, spoilt=None):
         return
     if report.locked:
         tally.locked += 1
-        if spoilt is not None and _read(PATH) != spoilt:
+        if spoilt is not None and lfs.read(PATH) != spoilt:
             tally.not_kept.append(label + ": a newer journal was changed")
         j.close()
         return
@@ -249,10 +227,10 @@ def boot_and_check(label, lines, tally, spoilt=None):
     if lost and report.ok:
         tally.silent_loss.append("%s: %d events gone, seqs %r.., report ok" % (label, len(lost), lost[:3]))
     if spoilt is not None:
-        now = _read(PATH)
+        now = lfs.read(PATH)
         aside = _aside_bytes()
         if report.damaged:
-            if _read(report.damaged) != spoilt:
+            if lfs.read(report.damaged) != spoilt:
                 tally.not_kept.append(label + ": the .old copy differs")
         else:
             for a, b in _record_lines(spoilt):
@@ -291,14 +269,14 @@ def sweep_journals(count, seed=1, lines=None):
     tally = Tally()
     dev = make_flash(lines)
     image = bytearray(dev.mem)
-    good = _read(PATH)
+    good = lfs.read(PATH)
     rng = Rng(seed)
     for i in range(count):
         kind = KINDS[i % len(KINDS)]
         dev.mem[:] = image
         _mount(dev)
         data = spoil(kind, rng, good)
-        _write(PATH, data)
+        lfs.write(PATH, data)
         boot_and_check("journal %d %s" % (i, kind), lines, tally, data)
         if i % 16 == 0:
             gc.collect()
@@ -327,7 +305,7 @@ def sweep_flips(count, seed=1, lines=None):
         dev = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT, work)
         try:
             _mount(dev)
-            _read(PATH)
+            lfs.read(PATH)
         except Exception:
             tally.mount_refused += 1  # littlefs itself refuses: the board's HAL sees a mount error
             continue

@@ -31,3 +31,17 @@ def read(path):
 def write(path, data):
     with open(path, "wb") as f:
         f.write(data)
+
+
+def journal_of(lines, blocks, point, path):
+    """A fresh littlefs of `blocks` blocks mounted at point, holding a journal of `lines` at path
+    (appended one by one, as the board does)."""
+    from board.journal import Journal
+
+    dev = fresh(blocks, point)
+    j = Journal(path)
+    j.open()
+    for line in lines:
+        j.append(line)
+    j.close()
+    return dev

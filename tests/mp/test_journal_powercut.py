@@ -18,6 +18,7 @@
 # same writes, so this is exactly the uncut run up to the cut.
 import gc
 
+import lfsjournal as lfs
 import vfs
 from cutblockdev import CutBlockDev
 from game_kit import state
@@ -27,9 +28,8 @@ from board.journal import Journal
 from cribbage import events
 from cribbage.game import Match
 
-BLOCK_SIZE = 4096
+BLOCK_SIZE = lfs.BLOCK_SIZE
 BLOCK_COUNT = 24  # 96 KB: room for a three-game match journal (~13 KB) and its compaction copy
-PROG_SIZE = 256
 MOUNT = "/pcut"
 PATH = MOUNT + "/journal.log"
 
@@ -99,11 +99,7 @@ def _after(model, step):
 
 
 def _mount(dev):
-    try:
-        vfs.umount(MOUNT)
-    except OSError:
-        pass
-    vfs.mount(vfs.VfsLfs2(dev, progsize=PROG_SIZE), MOUNT)
+    lfs.mount(dev, MOUNT)
 
 
 def _abandon(journal):
@@ -255,7 +251,7 @@ def run_power_cuts(lines, fold, steps, halves=True):
     blank = b"\xff" * BLOCK_SIZE
     for b in range(BLOCK_COUNT):
         image[b * BLOCK_SIZE : (b + 1) * BLOCK_SIZE] = blank
-    vfs.VfsLfs2.mkfs(CutBlockDev(BLOCK_SIZE, BLOCK_COUNT, image), progsize=PROG_SIZE)
+    vfs.VfsLfs2.mkfs(CutBlockDev(BLOCK_SIZE, BLOCK_COUNT, image), progsize=lfs.PROG_SIZE)
     model = (0, 0, 1)
     starts = [i for i in range(len(steps)) if steps[i][0] == "boot"] + [len(steps)]
     for s in range(len(starts) - 1):
@@ -337,7 +333,7 @@ def test_bit_rot_mid_journal_on_littlefs_is_set_aside_even_when_the_repair_is_cu
     gc.collect()
     lines = ['{"t":"peg","s":%d,"n":%d,"why":"rot-%03d"}' % (i & 1, 1 + i % 5, i) for i in range(60)]
     image = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT)
-    vfs.VfsLfs2.mkfs(image, progsize=PROG_SIZE)
+    vfs.VfsLfs2.mkfs(image, progsize=lfs.PROG_SIZE)
     _mount(image)
     j = Journal(PATH)
     j.open()
@@ -401,7 +397,7 @@ def test_littlefs_write_alone_is_not_on_flash_flush_is():
     """Why append() flushes: on littlefs, write() stays in the file's RAM cache; flush() is
     lfs_file_sync (extmod/vfs_lfsx_file.c, MP_STREAM_FLUSH), which commits data and size."""
     dev = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT)
-    vfs.VfsLfs2.mkfs(dev, progsize=PROG_SIZE)
+    vfs.VfsLfs2.mkfs(dev, progsize=lfs.PROG_SIZE)
     _mount(dev)
     with open(PATH, "wb") as f:
         f.write(b"confirmed\n")

@@ -5,17 +5,14 @@
 import gc
 import json
 
-import vfs
-from cutblockdev import CutBlockDev
+import lfsjournal as lfs
 from match_script import match_events
 
 from board.journal import Journal
 from board.link import Link
 from cribbage import events
 
-BLOCK_SIZE = 4096
 BLOCK_COUNT = 48
-PROG_SIZE = 256
 MOUNT = "/trust"
 PATH = MOUNT + "/journal.log"
 N = 345  # the issue's case: a three-game match's worth of events, all synced
@@ -32,24 +29,12 @@ def match_lines():
 
 
 def _mount(dev):
-    try:
-        vfs.umount(MOUNT)
-    except OSError:
-        pass
-    vfs.mount(vfs.VfsLfs2(dev, progsize=PROG_SIZE), MOUNT)
+    lfs.mount(dev, MOUNT)
 
 
 def flash_with(lines):
     """A fresh littlefs holding a journal of `lines` (appended one by one, as the board does)."""
-    dev = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT)
-    vfs.VfsLfs2.mkfs(dev, progsize=PROG_SIZE)
-    _mount(dev)
-    j = Journal(PATH)
-    j.open()
-    for line in lines:
-        j.append(line)
-    j.close()
-    return dev
+    return lfs.journal_of(lines, BLOCK_COUNT, MOUNT, PATH)
 
 
 def boot():
@@ -58,16 +43,6 @@ def boot():
     j = Journal(PATH)
     report = j.open(got.append)
     return got, report, j
-
-
-def _read(path):
-    with open(path, "rb") as f:
-        return f.read()
-
-
-def _write(path, data):
-    with open(path, "wb") as f:
-        f.write(data)
 
 
 def _record_span(data, seq):
@@ -83,10 +58,10 @@ def test_a_flipped_byte_in_record_340_does_not_hand_out_340_again():
     # Before: the board kept 1..339, and the next 8 events got seqs 340..347 again.
     lines = match_lines()
     flash_with(lines)
-    data = bytearray(_read(PATH))
+    data = bytearray(lfs.read(PATH))
     a, b = _record_span(data, 340)
     data[b - 3] ^= 0x01  # a flipped bit in record 340's payload
-    _write(PATH, data)
+    lfs.write(PATH, data)
     got, report, j = boot()
     assert got == lines[:339] + lines[340:]  # item 3 too: 341..345 are kept
     assert report.next_seq == 346 and report.dropped == 1
@@ -98,9 +73,9 @@ def test_a_flipped_byte_in_record_340_does_not_hand_out_340_again():
 def test_a_flipped_last_record_does_not_hand_out_its_seq_again():
     lines = match_lines()
     flash_with(lines)
-    data = bytearray(_read(PATH))
+    data = bytearray(lfs.read(PATH))
     data[-3] ^= 0x01  # record 345, the last one
-    _write(PATH, data)
+    lfs.write(PATH, data)
     got, report, j = boot()
     assert got == lines[:344] and report.next_seq == 346  # before: 345, a seq the laptop already has
     j.close()
@@ -111,13 +86,13 @@ def test_a_journal_rolled_back_to_an_older_commit_is_reported_and_no_seq_is_reus
     # shorter. The seq mark lives in another folder (another metadata pair) and says what was given.
     lines = match_lines()
     flash_with(lines[:315])
-    older = _read(PATH)
+    older = lfs.read(PATH)
     j = Journal(PATH)
     j.open()
     for line in lines[315:]:
         j.append(line)
     j.close()
-    _write(PATH, older)  # the journal as it was 30 confirmed events ago
+    lfs.write(PATH, older)  # the journal as it was 30 confirmed events ago
     got, report, j = boot()
     assert got == lines[:315]
     assert report.lost == (316, 345) and report.next_seq == 346  # before: 316, silently
@@ -138,7 +113,7 @@ def test_a_compaction_never_lowers_the_next_seq():
     j.rewrite(41, ['{"t":"setup"}'])  # everything synced: nothing kept but the new set-up
     assert j.first_seq == 41 and j.next_seq == 42
     j.close()
-    _write(PATH, _read(PATH).split(b"\n")[0] + b"\n")  # and then the set-up record is lost too
+    lfs.write(PATH, lfs.read(PATH).split(b"\n")[0] + b"\n")  # and then the set-up record is lost too
     got, report, j = boot()
     assert got == [] and report.next_seq == 42 and report.lost == (41, 41)
     j.close()
@@ -167,16 +142,16 @@ def _damaged_cases(data):
 def test_every_damaged_journal_boots_keeps_what_it_cannot_read_and_says_so():
     lines = match_lines()[:60]
     flash_with(lines)
-    good = _read(PATH)
+    good = lfs.read(PATH)
     for name, data in _damaged_cases(good):
         if data is None:
             continue
         flash_with(lines)  # a fresh flash: the seq mark says 1..60 were given out
-        _write(PATH, data)
+        lfs.write(PATH, data)
         got, report, j = boot()  # before: a traceback for each of these
         assert report.problem() is not None and not report.ok, name
-        kept = (report.damaged and _read(report.damaged) == data) or (
-            report.set_aside and data[len(good) :] in _read(report.set_aside)
+        kept = (report.damaged and lfs.read(report.damaged) == data) or (
+            report.set_aside and data[len(good) :] in lfs.read(report.set_aside)
         )
         assert kept, name  # byte for byte, in the .old copy or the .bad file
         assert report.next_seq == 61, (name, str(report))
@@ -193,7 +168,7 @@ def test_a_journal_of_newer_firmware_is_left_untouched_and_the_board_says_update
     from board.crc import crc32
 
     data = head + b" crc %08x\n" % crc32(head) + b"1 00000000 {}\n"
-    _write(PATH, data)
+    lfs.write(PATH, data)
     got, report, j = boot()
     assert got == [] and report.locked and report.problem() == ("Update firmware:", "journal is newer")
     try:
@@ -202,7 +177,7 @@ def test_a_journal_of_newer_firmware_is_left_untouched_and_the_board_says_update
     except Exception as e:
         assert "update the firmware" in str(e)
     j.close()
-    assert _read(PATH) == data
+    assert lfs.read(PATH) == data
 
 
 # -- item 3: one bad record no longer throws away the rest ---------------------------------------
@@ -212,16 +187,16 @@ def test_one_flipped_bit_sets_aside_one_record_and_the_link_pages_through_it():
     # Before: 245 good records after the bad one went to a .bad file nothing could read.
     lines = match_lines()
     flash_with(lines)
-    data = bytearray(_read(PATH))
+    data = bytearray(lfs.read(PATH))
     a, b = _record_span(data, 100)
     data[a + 12] ^= 0x04
     bad_line = bytes(data[a:b])
-    _write(PATH, data)
+    lfs.write(PATH, data)
     got, report, j = boot()
     assert got == lines[:99] + lines[100:] and report.dropped == 1 and report.bad_seq == 100
     link = Link(j, None, board_id="b", firmware="t", form="six-card")
     files = json.loads(link.handle('{"id":1,"op":"aside"}')[0])["aside"]
-    assert files == [{"name": "journal.log.bad", "size": len(_read(PATH + ".bad"))}]
+    assert files == [{"name": "journal.log.bad", "size": len(lfs.read(PATH + ".bad"))}]
     fetched = b""
     at = 0
     pages = 0
@@ -232,7 +207,7 @@ def test_one_flipped_bit_sets_aside_one_record_and_the_link_pages_through_it():
         pages += 1
         if not r["more"]:
             break
-    assert fetched == _read(PATH + ".bad") and bad_line in fetched
+    assert fetched == lfs.read(PATH + ".bad") and bad_line in fetched
     r = json.loads(link.handle('{"id":3,"op":"aside","name":"../journal.log"}')[0])
     assert r["ok"] is False and r["code"] == "range"
     j.close()
