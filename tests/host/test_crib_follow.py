@@ -39,7 +39,9 @@ class PlayingClock:
         return self.ticks * 0.2
 
 
-def test_follow_stores_the_backlog_and_every_event_played_meanwhile(history_db, tmp_path):
+def synced_board(history_db):
+    """A board with a new match on the fake link, synced once into history_db: (journal, match,
+    link, port, client, database)."""
     j = journal()
     m = new_match(j)
     link = Link(j, m, board_id=BOARD, firmware="t", form="six")
@@ -47,6 +49,11 @@ def test_follow_stores_the_backlog_and_every_event_played_meanwhile(history_db, 
     client = LinkClient(port, timeout=0.5)
     con = db.connect(history_db)
     sync(client, con)
+    return j, m, link, port, client, con
+
+
+def test_follow_stores_the_backlog_and_every_event_played_meanwhile(history_db, tmp_path):
+    j, m, link, port, client, con = synced_board(history_db)
     assert db.count_events(con) == 2
     for _ in range(5):  # played while no laptop followed: the backlog the subscription starts with
         play(j, m, link, events.peg(0, 1))
@@ -66,13 +73,7 @@ def test_follow_stores_the_backlog_and_every_event_played_meanwhile(history_db, 
 def test_follow_acks_what_it_stored_at_quiet_points(history_db):
     # Before: follow never sent `ack`; the board learnt of the followed events at the next plain sync
     # only, and a new match on the board in between kept them all as unsynced.
-    j = journal()
-    m = new_match(j)
-    link = Link(j, m, board_id=BOARD, firmware="t", form="six")
-    port = FakePort(link)
-    client = LinkClient(port, timeout=0.5)
-    con = db.connect(history_db)
-    sync(client, con)
+    j, m, link, port, client, con = synced_board(history_db)
     synced = j.next_seq - 1
     sent = []
     write = port.write
@@ -88,13 +89,7 @@ def test_follow_acks_what_it_stored_at_quiet_points(history_db):
 
 
 def test_follow_never_acks_past_a_push_it_did_not_store(history_db):
-    j = journal()
-    m = new_match(j)
-    link = Link(j, m, board_id=BOARD, firmware="t", form="six")
-    port = FakePort(link)
-    client = LinkClient(port, timeout=0.5)
-    con = db.connect(history_db)
-    sync(client, con)
+    j, m, link, port, client, con = synced_board(history_db)
     first = j.next_seq
     pushed = client.next_push
 
