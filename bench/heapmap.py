@@ -1,0 +1,107 @@
+# Where the heap goes after boot, part by part (docs/memory.md's table): bench/mp_heapmap.py on the unix port,
+# code in RAM (.mpy loaded into the heap) and in ROM (a ROMFS image, as tools/sim.py runs it), with the
+# 600-event journal of bench/mp_journal.py; with --pico also on the emulated Pico (code in RAM, the bundle).
+"""python bench/heapmap.py [--advice] [--pico]
+
+Each row is what one part left held after a collection, in bytes of that heap: a module's code (its
+bytecode with the code in RAM), constants, functions and globals; then the board definition, the HAL,
+the settings, the App (the match replayed from the journal, the journal, controller, render) and the link.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+for _p in ("tools", "firmware", "tests", "bench"):
+    if os.path.join(_ROOT, _p) not in sys.path:
+        sys.path.insert(0, os.path.join(_ROOT, _p))
+
+import emupico  # noqa: E402
+from match_script import match_events  # noqa: E402
+
+import build  # noqa: E402
+from cribbage import events  # noqa: E402
+
+WORK = os.path.join(_ROOT, "build", "heapmap")
+SCRIPT = os.path.join(_ROOT, "bench", "mp_heapmap.py")
+
+
+def journal600():
+    lines = []
+    match_events(seed=1, games=9, max_events=600, sink=lambda ev: lines.append(events.to_line(ev)))
+    path = os.path.join(WORK, "journal600.log")
+    with open(path, "wb") as f:
+        f.write(emupico.journal_bytes(lines, WORK))
+    return path, lines
+
+
+def on_unix(code, journal, advice):
+    dest = os.path.join(WORK, "unix")
+    build.compile_tree(dest, march=build.host_march(), sim=True)  # hal.rp2 too: run here on fakes
+    board = build.board_files(os.path.join(_ROOT, "hardware", "board.json"), dest)
+    data = tempfile.mkdtemp(prefix="heapmap-", dir=WORK)
+    args = [board, journal, data, "advice" if advice else "-", os.path.join(_ROOT, "tests", "both")]
+    mp = os.path.join(build.BIN, "micropython")
+    if code == "rom":
+        image = os.path.join(WORK, "unix.romfs")
+        build.romfs_image(dest, image)
+        cmd = [mp, "-X", "heapsize=4m", os.path.join(_ROOT, "tools", "simboot.py"), image, SCRIPT, "/rom"]
+    else:
+        cmd = [mp, "-X", "heapsize=4m", SCRIPT, dest]
+    done = subprocess.run(cmd + args, capture_output=True, text=True, cwd=_ROOT)
+    if done.returncode:
+        raise SystemExit("mp_heapmap.py (%s) failed:\n%s%s" % (code, done.stdout, done.stderr))
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def on_pico(lines):
+    why = emupico.missing()
+    if why:
+        raise SystemExit("--pico needs the emulated Pico: " + why)
+    image = os.environ.get("DEVICE_IMAGE") or emupico.deploy(WORK)  # DEVICE_IMAGE: one deployed earlier
+    img = emupico.with_journal(image, os.path.join(WORK, "j600.img"), lines, WORK)
+    # main.py emptied: the board boots to the REPL and the script measures the boot itself
+    img = emupico.with_files(img, os.path.join(WORK, "j600-nomain.img"), {"main.py": b"\n"})
+    with emupico.Pico(WORK, "heapmap", load_fs=img) as pico:
+        pico.wait_runner(r"MicroPython|>>>|soft reboot", 120)
+        done = emupico.mpremote(pico.url, "run", SCRIPT, timeout=600)
+        pico.quit()
+    if done.returncode:
+        raise SystemExit("mp_heapmap.py on the Pico failed:\n" + done.stdout + done.stderr)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def table(runs):
+    names = []
+    for r in runs.values():
+        for name, _n in r["parts"]:
+            if name not in names:
+                names.append(name)
+    cols = list(runs)
+    print("%-58s %s" % ("part (bytes held after a collection)", " ".join("%12s" % c for c in cols)))
+    for name in names:
+        row = []
+        for c in cols:
+            got = [n for k, n in runs[c]["parts"] if k == name]
+            row.append("%12s" % (got[0] if got else "-"))
+        print("%-58s %s" % (name[:58], " ".join(row)))
+    print("%-58s %s" % ("sum", " ".join("%12d" % sum(n for _k, n in runs[c]["parts"]) for c in cols)))
+    print("%-58s %s" % ("free after boot", " ".join("%12d" % runs[c]["free"] for c in cols)))
+
+
+def main(argv):
+    os.makedirs(WORK, exist_ok=True)
+    advice = "--advice" in argv
+    path, lines = journal600()
+    runs = {"unix RAM": on_unix("ram", path, advice), "unix ROM": on_unix("rom", path, advice)}
+    if "--pico" in argv:
+        runs["Pico RAM"] = on_pico(lines)
+    table(runs)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

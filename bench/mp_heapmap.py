@@ -1,0 +1,131 @@
+# Where the heap goes at boot, part by part: run by bench/heapmap.py on the unix port and the emulated Pico.
+# Boots as start.py does (every module, the board, the HAL, the App with its journal replay, the link),
+# one part at a time, and prints what each part left held after a collection, one JSON line at the end.
+#   micropython -X heapsize=2m bench/mp_heapmap.py FIRMWARE_DIR BOARD_JSON JOURNAL_OR_- SIM_DATA advice|-
+#       FAKES_DIR
+#   (on the Pico, by mpremote run, with no arguments: the deployed firmware, /board.json, its journal)
+import gc
+import sys
+
+PICO = sys.platform == "rp2"
+ARGS = sys.argv[1:] if not PICO else []
+if not PICO:
+    sys.path[:0] = [ARGS[0]]  # pyright: ignore[reportPossiblyUnbound]
+
+# Every module the board loads at boot, dependencies first (bench/heapmap.py checks the list against the
+# firmware's imports): a module's figure is its own code, constants and globals, nothing of another's.
+ORDER = (
+    "board board.anims board.deal board.ticks board.settings cribbage cribbage.errors cribbage.cards "
+    "board.display board.edges board.render board.sensors cribbage.forms cribbage.events cribbage.records "
+    "cribbage.showtables cribbage.show cribbage.checks cribbage.play cribbage.fold cribbage.trusted "
+    "cribbage.game board.commit board.entry board.keyed board.controller board.crc board.journal board.keys "
+    "board.power board.jsonscan hal hal.lines board.link board.app asyncio start"
+    # and board.boarddef with the board definition
+)
+ADVICE = "cribbage.cribtables cribbage.advice board.advising"
+parts = []
+_last = [0]
+
+
+def held():
+    gc.collect()
+    gc.collect()
+    return gc.mem_alloc()
+
+
+def mark(name):
+    now = held()
+    parts.append([name, now - _last[0]])
+    _last[0] = now
+
+
+def main():
+    advice = not PICO and ARGS[4] == "advice"
+    if PICO:
+        import codefs  # as main.py does: the modules from the bundle
+
+        try:
+            codefs.mount("/app.bundle")
+        except (OSError, ValueError):
+            pass
+    _last[0] = held()
+    names = ORDER.split() + (ADVICE.split() if advice else [])
+    for name in names:
+        __import__(name)
+        mark(name)
+    if PICO:
+        __import__("hal.ws2812")
+        __import__("hal.rp2")
+        mark("hal.rp2, hal.ws2812 (the Pico's HAL)")
+        hal_mod = sys.modules["hal.rp2"]
+    else:
+        for name in ("sim.flash", "sim.parts", "sim.hal"):
+            __import__(name)
+        mark("sim.flash, sim.parts, sim.hal (the sim's HAL)")
+        hal_mod = sys.modules["sim.hal"]
+    from board import app, boardcache
+
+    path = "/board.json" if PICO else ARGS[1]
+    crc, size = boardcache.file_crc(path)
+    board_def = boardcache.from_cache(boardcache.cache_path(path), crc, size)
+    boardcache = None
+    sys.modules.pop("board.boardcache")
+    delattr(sys.modules["board"], "boardcache")
+    mark("the board definition (board.cache)")
+    if PICO:
+        hal = hal_mod.make(board_def, {})
+        mark("the HAL's objects")
+        codefs.unmount()  # pyright: ignore[reportPossiblyUnbound]
+        sys.modules.pop("codefs", None)
+        mark("the code bundle's index, given back")
+    else:
+        hal = hal_mod.make(board_def, hal_mod.parse_args(["--headless", "--data", ARGS[3], "--fresh"]))
+        mark("the HAL's objects")
+    # as start.py does: what only the set-up reads goes (the pins, ...; after the App, the tied inputs
+    # and the power figures)
+    board_def.pins = board_def.display = board_def.led_pins = board_def.led_chains = None
+    board_def.led_chain_start = board_def.key_rows = board_def.key_cols = None
+    mark("the board's set-up fields, dropped")
+    if not PICO and ARGS[2] != "-":
+        with open(ARGS[2], "rb") as src, open(hal.storage_dir + app.JOURNAL, "wb") as dst:
+            buf = bytearray(512)
+            while True:
+                n = src.readinto(buf)
+                if not n:
+                    break
+                dst.write(memoryview(buf)[:n])
+        buf = None
+        _last[0] = held()
+    settings = app.Settings(hal.storage_dir + app.SETTINGS).load()
+    if advice:
+        settings["advice"] = True
+    mark("settings")
+    a = app.App(hal, board_def, settings)
+    board_def.sensor_fixed = board_def.power = None
+    a.calm_gc()  # as App.main does first: and the room for the next commit
+    mark("the App: match, journal, controller, render, view (%d events replayed)" % a.journal.next_seq)
+    a.start_link()
+    mark("the link's state")
+    if not PICO:
+        # last, the Pico's own HAL on this port, its machine and rp2 modules faked (tests/both/rp2fakes.py)
+        sys.path.append(ARGS[5])
+        import rp2fakes
+
+        # Imported twice, measured the second time: the first interns its names (and the fakes'), which
+        # here crossed into a new name pool (14 KB) the firmware's own names do not need.
+        keep = []
+        for _ in range(2):
+            keep += [sys.modules.get("hal.rp2"), sys.modules.get("hal.ws2812")]  # the first, kept
+            rp2fakes.install()
+            _last[0] = held()
+            __import__("hal.ws2812")
+            __import__("hal.rp2")
+        mark("hal.rp2, hal.ws2812 (the Pico's HAL; its names aside)")
+    out = {"parts": parts, "free": gc.mem_free(), "total": gc.mem_free() + gc.mem_alloc()}
+    hal.close()
+    import json
+
+    print(json.dumps(out))
+
+
+main()
