@@ -31,7 +31,7 @@ class Sensors:
         self._ring = ring
         self.pegs_rest = pegs_rest
         self.state = bytearray(nbytes)  # debounced reading
-        self._since = array("i", [0] * (nbytes * 8))  # tick of each bit's last debounced edge
+        self._since = array("i", bytes(32 * nbytes))  # each bit's last debounced edge (from bytes: no list)
         self.fault = 0  # an edges.FAULT_* while the chain is not believed
         self._resync = True  # take the next sane reading as the baseline, without taps
         self._last_on = 0  # tick a hole was last seen on (pegs_rest boards)
@@ -142,7 +142,9 @@ def from_board(board_def, ring, present_is_set=True):
     present_is_set: the HAL hands over bits with 1 = peg/tap present (the HAL contract), so an
     active-low chain has already been inverted, its tied inputs too.
     """
-    bit_hole = array("h", [-1] * board_def.sensor_bits)
+    # From bytes, not a list: [-1] * 384 was a 3 KB block at boot (a pointer an entry here) for a 768-byte
+    # array, and a 96 KB run found no room for it. 0xffff is -1 whatever the byte order.
+    bit_hole = array("h", b"\xff\xff" * board_def.sensor_bits)
     for side in range(board_def.sides):
         for i, bit in enumerate(board_def.sensor_track[side]):
             bit_hole[bit] = hole_id(side, i + 1)
