@@ -23,7 +23,8 @@ USAGE = """make sim [ARGS="..."]   (tools/sim.py builds the firmware and this fo
   --heap SIZE     (make sim) the Pico heap to stand for, e.g. 96k (default 200k), scaled to this port
   --code rom|ram  (make sim) the modules in flash as on a board with a ROM partition (default), or
                   loaded into the heap as on a stock Pico (docs/memory.md)
-  make sim passes on --heap in bytes, --ratio R and --rom N (the ROM image's size) for the report"""
+  make sim passes on --heap in bytes, --ratio R, --rom N (the ROM image's size) and --hal N (the sim's HAL's
+  heap beyond the Pico's) for the report"""
 
 # A terminal has no key-up: a keypress is the board key held 60 ms, 90 ms between two presses so
 # the app sees separate presses; the link on port 7373. Written as numbers where used: a module-level
@@ -40,6 +41,7 @@ _VALUES = (
     "--ratio",
     "--code",
     "--rom",
+    "--hal",
 )
 
 
@@ -60,6 +62,7 @@ def parse_args(argv):
         "ratio": None,
         "code": "ram",
         "rom": 0,
+        "hal": 0,
     }
     i = 0
     while i < len(argv):
@@ -74,8 +77,8 @@ def parse_args(argv):
             i += 1
             v = argv[i]
             key = a[2:].replace("-", "_")
-            if key in ("link", "press_ms", "long_ms", "heap", "rom"):
-                if not v.isdigit():
+            if key in ("link", "press_ms", "long_ms", "heap", "rom", "hal"):
+                if not (v[1:] if key == "hal" and v[:1] == "-" else v).isdigit():  # --hal may be less
                     raise SystemExit("%s needs a number, not %r" % (a, v))
                 v = int(v)
             elif key == "ratio":
@@ -111,6 +114,9 @@ class SimHal:
         # script reader and runner, which no Pico has (tools/sim.py gives them heap on top).
         self.flash_bytes = options["rom"]
         self.script_bytes = 0
+        # The unix heap the sim's own HAL (sim/'s modules, the objects made here) takes beyond what the Pico's
+        # HAL would take (tools/sim.py SIM_HAL, PICO_HAL): counted outside the firmware's heap.
+        self.hal_bytes = options["hal"]
         self.boot_free = -1  # free after boot
         self.live_peak = 0  # the most held after any calm gc
         data = options["data"].rstrip("/") or "."
@@ -206,7 +212,7 @@ class SimHal:
     def heap_seen(self):
         """The app has just collected garbage at a calm point (after boot, after a committed event):
         what it holds now is its live heap. The sim keeps the figures for its end report."""
-        used = gc.mem_alloc() - self.flash_bytes - self.script_bytes
+        used = gc.mem_alloc() - self._outside()
         if self.boot_free < 0:
             self.boot_free = gc.mem_free()
             if self.term is None and self.runner is not None and self.options["qstr"]:
@@ -215,9 +221,14 @@ class SimHal:
             self.live_peak = used
 
     def heap_size(self):
-        """The unix heap the firmware has: all of it, less the ROM image standing for flash and the
-        script machinery."""
-        return _heap_size() - self.flash_bytes - self.script_bytes
+        """The unix heap the firmware has: all of it, less the ROM image standing for flash, the script
+        machinery and what the sim's HAL takes beyond the Pico's."""
+        return _heap_size() - self._outside()
+
+    def _outside(self):
+        """The unix heap that is not the firmware's: the ROM image, the script machinery, and the sim's
+        own HAL less the Pico's (hal_bytes)."""
+        return self.flash_bytes + self.script_bytes + self.hal_bytes
 
     def _code_note(self):
         o = self.options
@@ -230,6 +241,10 @@ class SimHal:
             note += ", code in RAM"
         if self.script_bytes:
             note += ", script reader %d KB outside it" % (self.script_bytes // 1024)
+        if self.hal_bytes > 0:
+            note += ", the sim's HAL %d bytes more than the Pico's outside it" % self.hal_bytes
+        elif self.hal_bytes < 0:
+            note += ", the Pico's HAL %d bytes more than the sim's counted in it" % -self.hal_bytes
         return note
 
     def log(self, msg):
@@ -346,7 +361,7 @@ class SimHal:
         text = " sim %d:%02d   heap %d/%d KB   %s" % (
             t // 60,
             t % 60,
-            (gc.mem_alloc() - self.flash_bytes - self.script_bytes) // 1024,
+            (gc.mem_alloc() - self._outside()) // 1024,
             self.heap_size() // 1024,
             what,
         )

@@ -136,7 +136,10 @@ def heap_report(hal):
         "live at most %d KB, least free %d KB"
         % (size // 1024, o["code"].upper(), hal.boot_free // 1024, hal.live_peak // 1024, least // 1024)
     ]
-    out.append("heap in bytes (this unix port): free after boot %d, least free %d" % (hal.boot_free, least))
+    out.append(
+        "heap in bytes (this unix port): free after boot %d, least free %d; the sim's HAL less the Pico's %d"
+        % (hal.boot_free, least, hal.hal_bytes)
+    )
     if o["heap"] and o["ratio"]:
         r = o["ratio"]
         out.append(

@@ -35,6 +35,18 @@ ROM_OVERHEAD = 2 * 1024
 # they get this much unix heap on top, as the drawing does (measured: 5.5 KB with the code in ROM,
 # 11 KB in RAM; the sim logs what they took and counts only the rest as the firmware's).
 SCRIPT_HEAP = {"rom": 5 * 1024, "ram": 10 * 1024}
+# The sim's own HAL (sim/'s modules and the objects SimHal makes) stands in for the Pico's HAL (hal.rp2,
+# hal.ws2812 and what hal.rp2.make holds: the ssd1306 driver loaded into RAM from lib/, its frame, the LED
+# chains' words, ...). The sim counts what its own takes outside the firmware's heap and what the Pico's
+# would take inside it (--hal: the difference, less than 0 when the Pico's HAL is the bigger), so that the
+# firmware has the Pico's heap less the Pico's HAL, as on a Pico. Measured by bench/heapmap.py (kept true
+# by tests/host/test_heapmap.py), in this port's bytes: the sim's modules and objects; the Pico's modules
+# loaded here on fakes of machine and rp2, and its objects as measured on the emulated Pico (7,584 bytes)
+# times HEAP_RATIO (an overcount: its byte buffers are the same size here). The interned-name pools are
+# left out of both: they are the firmware's either way.
+SIM_HAL = {"rom": 14912, "ram": 24928}
+PICO_OBJECTS = 10769
+PICO_HAL = {"rom": 5824 + PICO_OBJECTS, "ram": 9760 + PICO_OBJECTS}
 # The GC's own tables take about 1/80 of what -X heapsize gives (290816 bytes -> 287360 usable):
 # the heap grown for the image grows them too.
 GC_TABLES = 290816 / 287360
@@ -135,6 +147,8 @@ def command(argv):
     extra = 0 if "--headless" in rest else DRAWING_HEAP
     if "--script" in rest:
         extra += SCRIPT_HEAP[code]
+    hal = SIM_HAL[code] - PICO_HAL[code]
+    extra += hal
     # The modules that ship, less the Pico-only ones the unix port cannot import, and the sim's own.
     build.compile_tree(DEST, march=build.host_march(), exclude=("hal/rp2.py", "hal/ws2812.py"), sim=True)
     mp = os.path.join(build.BIN, "micropython")
@@ -146,7 +160,7 @@ def command(argv):
         # hardware/board.json beside main.py with its cache, as `make deploy` puts them on a Pico
         board_args = ["--board", build.board_files(os.path.join(build.ROOT, "hardware", "board.json"), DEST)]
     main_py = os.path.join(DEST, "main.py")
-    told = ["--heap", str(pico), "--ratio", "%.2f" % HEAP_RATIO, "--code", code]
+    told = ["--heap", str(pico), "--ratio", "%.2f" % HEAP_RATIO, "--code", code, "--hal", str(hal)]
     if code == "rom":
         image = os.path.join(DEST, "firmware.romfs")
         size = build.romfs_image(DEST, image)

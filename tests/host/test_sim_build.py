@@ -37,7 +37,10 @@ def test_parallel_test_runs_do_not_share_build_sim():
 
 def test_the_launcher_still_scales_the_heap_and_names_the_board():
     cmd = simbuild.command("--heap", "200k", "--headless", "--link", "0", "--code", "ram")
-    assert cmd[1:3] == ["-X", "heapsize=%d" % int(200 * 1024 * simbuild.launcher.HEAP_RATIO)]
+    launcher = simbuild.launcher
+    hal = launcher.SIM_HAL["ram"] - launcher.PICO_HAL["ram"]  # the sim's HAL beyond the Pico's, on top
+    assert cmd[1:3] == ["-X", "heapsize=%d" % (int(200 * 1024 * launcher.HEAP_RATIO) + hal)]
+    assert cmd[cmd.index("--hal") + 1] == str(hal)
     # hardware/board.json, copied beside main.py with the cache the board boots from (as deploy does)
     board = cmd[cmd.index("--board") + 1]
     assert board == os.path.join(simbuild.build_dir(), "board.json")
@@ -54,5 +57,6 @@ def test_code_in_rom_gets_the_same_heap_plus_the_image_it_holds_as_flash():
     size = os.path.getsize(image)
     asked = int(cmd[2].split("=")[1])
     flash = int((size + launcher.ROM_OVERHEAD) * launcher.GC_TABLES)
-    assert asked == int(200 * 1024 * launcher.HEAP_RATIO) + flash
+    hal = launcher.SIM_HAL["rom"] - launcher.PICO_HAL["rom"]
+    assert asked == int(200 * 1024 * launcher.HEAP_RATIO) + hal + flash
     assert cmd[boot + 2].endswith("main.py") and cmd[cmd.index("--code") + 1] == "rom"
