@@ -107,6 +107,10 @@ def main(argv):
     gc.collect()
 
     hal = hal_mod.make(board_def, options)
+    # What only the HAL's set-up reads (the pins, the display's bus, the wiring of the LED chains and the
+    # keys) goes back to the heap now, before the state is built in the room it leaves.
+    board_def.pins = board_def.display = board_def.led_pins = board_def.led_chains = None
+    board_def.led_chain_start = board_def.key_rows = board_def.key_cols = None
     # The discard advice's code too when the setting is on (App imports it): after the unmount below
     # the Pico's importer no longer finds the bundle's modules, and a board with the advice on
     # stopped at boot with "ImportError: no module named 'board.advising'" (issue 14 on the rp2 port).
@@ -120,13 +124,16 @@ def main(argv):
         bundle.unmount()
         sys.modules.pop("codefs", None)
     gc.collect()
+    running = app.App(hal, board_def, settings)
+    board_def.sensor_fixed = board_def.power = None  # read by the App's set-up only (as the pins above)
     ended = False
     try:
-        app.run(hal, board_def, settings)
+        app.run(running)
     except SystemExit as e:
         # The sim stops the firmware this way: its script ended (sim.run.ScriptEnd) or Ctrl-C.
         ended = type(e).__name__ == "ScriptEnd"
     finally:
+        running = None  # the board's state goes before the HAL's end (the sim replays the journal then)
         if ended:
             hal.close(True)
         else:

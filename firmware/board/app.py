@@ -3,12 +3,11 @@
 """Entry points (the HAL engineer's main.py and the simulator call these):
 
     from board import app
-    app.run(hal, board_def, settings=None)   # blocks: asyncio tasks until the app stops
+    a = app.App(hal, board_def, settings=None)  # builds everything, replays the journal
         hal        a HAL from hal.rp2.make / sim.hal.make (docs/hal.md)
         board_def  boardfile.load(...) result
         settings   a board.settings.Settings, or None: loaded from hal.storage_dir/settings.json
-
-    a = app.App(hal, board_def, settings=None)  # builds everything, replays the journal
+    app.run(a)                                  # blocks: asyncio tasks until the app stops
     a.step(now_ms)                              # one deterministic pass: scan, apply, save, draw
     a.scan(now_ms); a.apply(now_ms); a.draw(now_ms); a.save(now_ms)   # the parts, as the tasks run them
     a.match                                     # the cribbage.game.Match in force (read only)
@@ -170,9 +169,12 @@ class App:
     def calm_gc(self):
         """Collect garbage at a calm point (after boot, after a committed event) rather than when an
         allocation in the middle of a pass finds the heap full; a HAL that watches the heap (the
-        sim's heap_seen) reads it now, when what is held is what the board needs."""
+        sim's heap_seen) reads it now, when what is held is what the board needs. The room the next
+        commit would take (Commit.ready) is taken here too, after the collection."""
         if _CALM_GC:
             gc.collect()
+        self.book.ready()
+        if _CALM_GC:
             seen = getattr(self.hal, "heap_seen", None)
             if seen is not None:
                 seen()
@@ -267,9 +269,8 @@ async def _sleep_ms(ms):
         await asyncio.sleep(ms / 1000)
 
 
-def run(hal, board_def, settings=None):
-    """Run the board until the loop stops (main.py's call)."""
-    app = App(hal, board_def, settings)
+def run(app):
+    """Run the board (an App) until the loop stops (start.py's call)."""
     try:
         asyncio.run(app.main())
     finally:

@@ -161,6 +161,13 @@ class Commit:
         self.collect = True
         return done
 
+    def ready(self):
+        """Take now, at a calm point (the app's collection after an event), the long-lived room the
+        next commit would otherwise take in the middle of its work: the match log's next chunk and a
+        journal mark's slot."""
+        self.match._log.ready()
+        self.journal.ready()
+
     def at(self):
         # Now in Unix seconds: the laptop's time at its hello plus the ticks since (the app sets
         # self.now each pass). ([name budget] docs/memory.md: "at" and "now" are names it has.)

@@ -101,6 +101,19 @@ class Log:
     def __init__(self):
         self.chunks = [bytearray(_MASK + 1)]
         self.end = 0
+        self.spare = None  # the next chunk, taken at a calm point (ready)
+
+    def ready(self):
+        """Take the next chunk now, if none is waiting: the app calls this at its calm points (after
+        a collection), so that a record never needs a new 256-byte block in the middle of a commit,
+        when the heap also holds the commit's own garbage (a 96 KB run failed there)."""
+        if self.spare is None:
+            self.spare = bytearray(_MASK + 1)
+
+    def _next(self):
+        chunk = self.spare
+        self.spare = None
+        return chunk if chunk is not None else bytearray(_MASK + 1)
 
     def append(self, rec):
         """Add a record; returns (chunk, index, position) where it now lies."""
@@ -118,10 +131,10 @@ class Log:
         p = self.end
         o = p & _MASK
         if p >> _SHIFT == len(chunks):  # the last chunk is exactly full
-            chunks.append(bytearray(_MASK + 1))
+            chunks.append(self._next())
         elif o + n > (_MASK + 1):
             chunks[-1][o] = 0
-            chunks.append(bytearray(_MASK + 1))
+            chunks.append(self._next())
             p += (_MASK + 1) - o
         self.end = p + n
         return p

@@ -37,7 +37,7 @@ def test_run_survives_a_bad_pass_and_stops_on_interrupt():
     try:
         stopped = False
         try:
-            board_app.run(hal, b, Settings())
+            board_app.run(board_app.App(hal, b, Settings()))
         except KeyboardInterrupt:
             stopped = True
         assert stopped
@@ -60,7 +60,7 @@ def test_watchdog_is_off_by_default_and_fed_when_on():
             s = Settings()
             s.set("watchdog", on)
             try:
-                board_app.run(hal, b, s)
+                board_app.run(board_app.App(hal, b, s))
             except KeyboardInterrupt:
                 pass
             if on:
