@@ -83,8 +83,9 @@ def main():
         mark("the HAL's objects")
     # as start.py does: what only the set-up reads goes (the pins, ...; after the App, the tied inputs
     # and the power figures)
-    board_def.pins = board_def.display = board_def.led_pins = board_def.led_chains = None
-    board_def.led_chain_start = board_def.key_rows = board_def.key_cols = None
+    board_def.pins = board_def.display = {}  # one empty dict and one empty list stand for them all
+    board_def.led_pins = board_def.led_chains = board_def.led_chain_start = board_def.key_rows = []
+    board_def.key_cols = board_def.led_chains
     mark("the board's set-up fields, dropped")
     if not PICO and ARGS[2] != "-":
         with open(ARGS[2], "rb") as src, open(hal.storage_dir + app.JOURNAL, "wb") as dst:
@@ -101,7 +102,8 @@ def main():
         settings["advice"] = True
     mark("settings")
     a = app.App(hal, board_def, settings)
-    board_def.sensor_fixed = board_def.power = None
+    board_def.sensor_fixed = board_def.led_chains
+    board_def.power = board_def.pins
     a.calm_gc()  # as App.main does first: and the room for the next commit
     mark("the App: match, journal, controller, render, view (%d events replayed)" % a.journal.next_seq)
     a.start_link()

@@ -109,8 +109,9 @@ def main(argv):
     hal = hal_mod.make(board_def, options)
     # What only the HAL's set-up reads (the pins, the display's bus, the wiring of the LED chains and the
     # keys) goes back to the heap now, before the state is built in the room it leaves.
-    board_def.pins = board_def.display = board_def.led_pins = board_def.led_chains = None
-    board_def.led_chain_start = board_def.key_rows = board_def.key_cols = None
+    board_def.pins = board_def.display = {}  # one empty dict and one empty list stand for them all
+    board_def.led_pins = board_def.led_chains = board_def.led_chain_start = board_def.key_rows = []
+    board_def.key_cols = board_def.led_chains
     # The discard advice's code too when the setting is on (App imports it): after the unmount below
     # the Pico's importer no longer finds the bundle's modules, and a board with the advice on
     # stopped at boot with "ImportError: no module named 'board.advising'" (issue 14 on the rp2 port).
@@ -125,7 +126,8 @@ def main(argv):
         sys.modules.pop("codefs", None)
     gc.collect()
     running = app.App(hal, board_def, settings)
-    board_def.sensor_fixed = board_def.power = None  # read by the App's set-up only (as the pins above)
+    board_def.sensor_fixed = board_def.led_chains  # read by the App's set-up only (as the pins above)
+    board_def.power = board_def.pins
     ended = False
     try:
         app.run(running)

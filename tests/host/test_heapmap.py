@@ -1,8 +1,9 @@
 # The simulator's heap accounting stays true to what it stands for: tools/sim.py counts the sim's own HAL
 # outside the firmware's heap and the Pico's HAL inside it (SIM_HAL, PICO_HAL). Both are measured again
 # here with bench/heapmap.py on this port, but for the part of PICO_HAL measured on the emulated Pico
-# (PICO_OBJECTS: what hal.rp2.make holds; `python bench/heapmap.py --pico` measures it). A sim that grew, or a Pico HAL that did, fails this
-# until the figures are measured again (docs/memory.md "How the simulator counts").
+# (PICO_OBJECTS: what hal.rp2.make holds; `python bench/heapmap.py --pico` measures it). A sim that
+# grew, or a Pico HAL that did, fails this until the figures are measured again (docs/memory.md,
+# "How the simulator counts").
 import os
 import sys
 

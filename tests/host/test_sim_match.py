@@ -122,8 +122,9 @@ def test_three_game_match_on_a_stock_pico_code_in_ram(tmp_path_factory):
 
 
 def test_three_game_match_in_100k_code_in_rom(tmp_path_factory):
-    # A board with a ROM partition (or the modules frozen in): the bytecode stays in flash. The heap is the
-    # Pico's less the Pico's own HAL (tools/sim.py PICO_HAL): at 96 KB the board does not boot (docs/memory.md).
+    # A board with a ROM partition (or the modules frozen in): the bytecode stays in flash. The heap is
+    # the Pico's less the Pico's own HAL (tools/sim.py PICO_HAL): at 96 KB the board does not boot
+    # (docs/memory.md).
     # In game 3 a match log chunk and a journal mark's slot were asked for in the middle of a commit and
     # failed in about one run in four, until they were taken at calm points (Commit.ready).
     result = _match_at("100k", "rom", tmp_path_factory)
