@@ -8,6 +8,7 @@ bytecode with the code in RAM), constants, functions and globals; then the board
 the settings, the App (the match replayed from the journal, the journal, controller, render) and the link.
 """
 
+import ast
 import json
 import os
 import subprocess
@@ -26,7 +27,55 @@ import build  # noqa: E402
 from cribbage import events  # noqa: E402
 
 WORK = os.path.join(_ROOT, "build", "heapmap")
-SCRIPT = os.path.join(_ROOT, "bench", "mp_heapmap.py")
+FIRMWARE = os.path.join(_ROOT, "firmware")
+
+
+def _file(name):
+    path = os.path.join(FIRMWARE, *name.split("."))
+    return path + "/__init__.py" if os.path.isdir(path) else path + ".py"
+
+
+def import_order(*tops, after=()):
+    """The firmware's modules that tops import (at any depth, lazily or not), each after those it imports."""
+    seen, order = set(after), []
+
+    def visit(name):
+        if name in seen or not os.path.exists(_file(name)):
+            return
+        seen.add(name)
+        if "." in name:
+            visit(name.rsplit(".", 1)[0])
+        with open(_file(name)) as f:
+            tree = ast.parse(f.read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    visit(a.name)
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                visit(node.module)
+                for a in node.names:
+                    visit(node.module + "." + a.name)
+        order.append(name)
+
+    for top in tops:
+        visit(top)
+    return order
+
+
+def script():
+    """bench/mp_heapmap.py with its lists of modules written in (build/heapmap/mp_heapmap.py)."""
+    with open(os.path.join(_ROOT, "bench", "mp_heapmap.py")) as f:
+        text = f.read()
+    skip = ("board.advising", "board.boardfile", "board.boardcache", "board.boarddef")  # later, or not kept
+    skip += ("hal.rp2", "hal.ws2812")  # the Pico's HAL: measured on its own
+    order = import_order("board.app", "board.link", after=skip) + ["start"]
+    advice = import_order("board.advising", after=order)
+    text = text.replace('ORDER = ""', "ORDER = %r" % " ".join(order), 1)
+    text = text.replace('ADVICE = ""', "ADVICE = %r" % " ".join(advice), 1)
+    out = os.path.join(WORK, "mp_heapmap.py")
+    with open(out, "w") as f:
+        f.write(text)
+    return out
 
 
 def journal600():
@@ -48,9 +97,9 @@ def on_unix(code, journal, advice):
     if code == "rom":
         image = os.path.join(WORK, "unix.romfs")
         build.romfs_image(dest, image)
-        cmd = [mp, "-X", "heapsize=4m", os.path.join(_ROOT, "tools", "simboot.py"), image, SCRIPT, "/rom"]
+        cmd = [mp, "-X", "heapsize=4m", os.path.join(_ROOT, "tools", "simboot.py"), image, script(), "/rom"]
     else:
-        cmd = [mp, "-X", "heapsize=4m", SCRIPT, dest]
+        cmd = [mp, "-X", "heapsize=4m", script(), dest]
     done = subprocess.run(cmd + args, capture_output=True, text=True, cwd=_ROOT)
     if done.returncode:
         raise SystemExit("mp_heapmap.py (%s) failed:\n%s%s" % (code, done.stdout, done.stderr))
@@ -67,7 +116,7 @@ def on_pico(lines):
     img = emupico.with_files(img, os.path.join(WORK, "j600-nomain.img"), {"main.py": b"\n"})
     with emupico.Pico(WORK, "heapmap", load_fs=img) as pico:
         pico.wait_runner(r"MicroPython|>>>|soft reboot", 120)
-        done = emupico.mpremote(pico.url, "run", SCRIPT, timeout=600)
+        done = emupico.mpremote(pico.url, "run", script(), timeout=600)
         pico.quit()
     if done.returncode:
         raise SystemExit("mp_heapmap.py on the Pico failed:\n" + done.stdout + done.stderr)

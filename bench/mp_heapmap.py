@@ -12,17 +12,11 @@ ARGS = sys.argv[1:] if not PICO else []
 if not PICO:
     sys.path[:0] = [ARGS[0]]  # pyright: ignore[reportPossiblyUnbound]
 
-# Every module the board loads at boot, dependencies first (bench/heapmap.py checks the list against the
-# firmware's imports): a module's figure is its own code, constants and globals, nothing of another's.
-ORDER = (
-    "board board.anims board.deal board.ticks board.settings cribbage cribbage.errors cribbage.cards "
-    "board.display board.edges board.render board.sensors cribbage.forms cribbage.events cribbage.records "
-    "cribbage.showtables cribbage.show cribbage.checks cribbage.play cribbage.fold cribbage.trusted "
-    "cribbage.game board.commit board.entry board.keyed board.controller board.crc board.journal board.keys "
-    "board.power board.jsonscan hal hal.lines board.link board.app asyncio start"
-    # and board.boarddef with the board definition
-)
-ADVICE = "cribbage.cribtables cribbage.advice board.advising"
+# Every module the board loads at boot, dependencies first, so that a module's figure is its own code,
+# constants and globals, nothing of another's: bench/heapmap.py writes the lists here from the firmware's
+# imports (ORDER: what board.app, board.link and start import; ADVICE: what board.advising adds).
+ORDER = ""
+ADVICE = ""
 parts = []
 _last = [0]
 
@@ -49,7 +43,7 @@ def main():
         except (OSError, ValueError):
             pass
     _last[0] = held()
-    names = ORDER.split() + (ADVICE.split() if advice else [])
+    names = ORDER.split() + ["asyncio"] + (ADVICE.split() if advice else [])
     for name in names:
         __import__(name)
         mark(name)
