@@ -11,6 +11,7 @@ the settings, the App (the match replayed from the journal, the journal, control
 import ast
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -100,7 +101,10 @@ def on_unix(code, journal, advice):
         cmd = [mp, "-X", "heapsize=4m", os.path.join(_ROOT, "tools", "simboot.py"), image, script(), "/rom"]
     else:
         cmd = [mp, "-X", "heapsize=4m", script(), dest]
-    done = subprocess.run(cmd + args, capture_output=True, text=True, cwd=_ROOT)
+    try:
+        done = subprocess.run(cmd + args, capture_output=True, text=True, cwd=_ROOT)
+    finally:
+        shutil.rmtree(data, ignore_errors=True)  # the run's flash image (1.4 MB)
     if done.returncode:
         raise SystemExit("mp_heapmap.py (%s) failed:\n%s%s" % (code, done.stdout, done.stderr))
     return json.loads(done.stdout.strip().splitlines()[-1])
