@@ -248,11 +248,16 @@ def prompt(match, ctx):
         return "Starter? OK=skip"
     if ctx == "peg":
         return "Peg play OK=show"  # the play pegged on the holes; a keyed card is still the starter
+    # A name the player keyed stays whole before the words on the keys are cut: "Sophie lays" (docs/keys.md).
     if ctx == "lay":
-        return "%s lays MENU=go" % match.names[match.side_of(match.play_seats[match.play.turn])]
+        who = match.names[match.side_of(match.play_seats[match.play.turn])]
+        text = "%s lays MENU=go" % who
+        return text if len(text) <= COLS else who[: COLS - 5] + text[len(who) : len(who) + 5]
     if ctx == "show":
         side, kind = match.next_show()
-        return "%s %s: cards" % (match.names[side], kind)
+        who = match.names[side]
+        text = "%s %s: cards" % (who, kind)
+        return text if len(text) <= COLS else _fit(who[: COLS - 5] + " " + kind)
     if ph == "deal":
         return "OK = next deal"
     if ph == "game over":
@@ -303,6 +308,9 @@ def play_lines(match, player, card, count):
     what = format_card(card) if card >= 0 else "go"
     line = "%s %s" % (match.names[side], what)
     play = match.play
+    if match.game_over:
+        # The point that won the game: who won, at once (it waited under the play's words for 10 s).
+        return [line + (" +%d" % got if got and to == side else "")] + result_lines(match)[:2]
     if got and to != side:
         # A go scores for the last to lay, not for the player saying it (and the count is done).
         done = "play over" if play is None or play.over else "new count"
@@ -353,6 +361,8 @@ def show_lines(match, done):
             if len(text) > COLS:
                 text = label + " " + "".join([format_card(c) for c in cards])
             rows.append(_fit(text))
+    if match.game_over:
+        rows.insert(0, result_lines(match)[0])  # the count that won the game: who won, on its first page
     return [_fit(head)] + rows
 
 

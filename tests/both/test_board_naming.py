@@ -3,9 +3,10 @@
 # core's `name` event (journalled, undone, replayed at boot) and goes on to the next side.
 from scenario import Scenario
 
-from board.display import result_lines
+from board.display import play_lines, prompt, result_lines, show_lines
 from board.settings import MENU
 from cribbage import events as E
+from cribbage.cards import parse_card
 from cribbage.game import Match
 
 
@@ -164,3 +165,37 @@ def test_a_winner_s_name_is_never_cut():
     m.apply(E.dealer(0))
     m.apply(E.fix(1, 121))
     assert result_lines(m)[0] == "Bo wins game 1"
+
+
+def test_a_game_won_in_the_play_or_the_show_says_who_won_at_once():
+    # The winning lay's words ("Ann 4C +1 / count 26") hid "Ann wins game 1" for 10 s.
+    m = Match(E.setup(names=["Ann", "Bob"]))
+    m.apply(E.dealer(0))
+    m.apply(E.fix(0, 119))
+    m.apply(E.starter("5S"))
+    m.apply(E.lay(1, "5H"))
+    m.apply(E.lay(0, "TH"))  # fifteen two: Ann home
+    assert m.game_over
+    assert play_lines(m, 0, parse_card("TH"), 15) == ["Ann TH +2", "Ann wins game 1", "by 121"]
+    m = Match(E.setup(names=["Ann", "Bob"]))
+    m.apply(E.dealer(0))
+    m.apply(E.fix(1, 110))
+    m.apply(E.starter("5S"))
+    done = m.apply(E.show(1, "hand", ["4C", "6C", "JS", "4D"]))
+    lines = show_lines(m, done)
+    assert lines[:3] == ["Bob hand 15", "Bob wins game 1", "15s x3         6"]
+
+
+def test_a_long_name_stays_whole_in_the_prompts():
+    # "Sophie lays MENU=go" was cut to "Sophie lays MENU"; a 12-letter name lost "lays".
+    m = Match(E.setup(names=["Sophie", "Bartholomew1"]))
+    m.apply(E.dealer(0))
+    m.apply(E.starter("5S"))
+    assert prompt(m, "lay") == "Bartholomew lays"
+    m.apply(E.lay(1, "5H"))
+    assert prompt(m, "lay") == "Sophie lays"
+    assert prompt(m, "show") == "Bartholomew hand"
+    m = Match(E.setup(names=["Al", "Bo"]))
+    m.apply(E.dealer(0))
+    m.apply(E.starter("5S"))
+    assert prompt(m, "lay") == "Bo lays MENU=go" and prompt(m, "show") == "Bo hand: cards"
