@@ -120,4 +120,8 @@ def next_claimant(m, p):
 
 
 def _muggins_note(m, p):
-    p.note = "%s: muggins %d?" % (m.names[p.ev["s"]], p.choice)
+    # "Sophie: muggins 3?" is 18 characters: the name gives way, never the points (the display's 16).
+    who = m.names[p.ev["s"]]
+    text = "%s: muggins %d?" % (who, p.choice)
+    over = len(text) - 16
+    p.note = text if over <= 0 else who[: len(who) - over] + text[len(who) :]

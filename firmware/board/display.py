@@ -412,9 +412,11 @@ def result_lines(match):
         # "Sophie wins game 1"; a longer name stays whole: "Sophie wins" (the status row says the
         # game), a 12-letter one on a row of its own. Never cut: the winner is who players look for.
         line = "%s wins %s" % (who, what)
-        if len(line) > COLS:
-            line = line[: len(who) + 5]
-        lines = [line] if len(line) <= COLS else [who, line[len(who) + 1 :] + " " + what]
+        lines = [line]
+        if len(who) + 5 > COLS:  # a 12-letter name: "wins match" on a row of its own
+            lines = [who, line[len(who) + 1 :]]
+        elif len(line) > COLS:  # "Sophie wins" (the status row names the game), "match" under it
+            lines = [line[: len(who) + 5], what] if match.match_over else [line[: len(who) + 5]]
     if match.match_over:
         lines.append(_fit("match points " + mp))
         by = "last game " + by

@@ -3,6 +3,7 @@
 # core's `name` event (journalled, undone, replayed at boot) and goes on to the next side.
 from scenario import Scenario
 
+from board.deal import muggins
 from board.display import play_lines, prompt, result_lines, show_lines
 from board.settings import MENU
 from cribbage import events as E
@@ -199,3 +200,14 @@ def test_a_long_name_stays_whole_in_the_prompts():
     m.apply(E.dealer(0))
     m.apply(E.starter("5S"))
     assert prompt(m, "lay") == "Bo lays MENU=go" and prompt(m, "show") == "Bo hand: cards"
+
+
+def test_a_match_won_by_a_six_letter_name_says_match_and_muggins_keeps_its_points():
+    # "Sophie wins match" (17) was cut to "Sophie wins"; "Sophie: muggins 3?" (18) lost the points.
+    m = Match(E.setup(names=["Sophie", "Max"], games=1, muggins=True))
+    m.apply(E.dealer(0))
+    m.apply(E.starter("5S"))
+    m.apply(E.show(1, "hand", ["4C", "6C", "JS", "4D"], claim=12))
+    assert muggins(m).note == "Soph: muggins 3?"
+    m.apply(E.fix(0, 121))
+    assert result_lines(m)[:3] == ["Sophie wins", "match", "match points 3-0"]  # a double skunk
