@@ -447,9 +447,9 @@ class Controller(Keyed):
             sk = self.skip
             back = 1 if sk is not None and sk[2] == 2 and m.starter is None else 0
             self.skip = (sk[0], sk[1], back, -1) if sk is not None and back else None
-            again = "Starter? OK=skip" if m.starter is None else "The play again"
-            self.say("Peg the play" if back else again)
-            return
+            if back or m.starter is not None:
+                self.say("Peg the play" if back else "The play again")
+            return  # back at the starter the prompt says it ("Starter? OK=skip" showed twice)
         done = self.commit(p.ev)
         if p.answer is not None:
             p.answer(done is not None, self.message[0] if done is None else None, p.pid)

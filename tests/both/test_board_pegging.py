@@ -303,6 +303,7 @@ def test_a_skipped_starter_is_undone_alone():
         assert "Undo starter skipped?" in s.said()
         s.press("OK")
         assert "Starter? OK=skip" in s.screen() and len(s.journal()) == n  # no event undone
+        assert s.screen().count("Starter? OK=skip") == 1, s.screen()  # a message said it over the prompt
         s.cards("5S")
         assert s.app.match.starter is not None
     finally:
