@@ -1,5 +1,6 @@
 # Assembly guide (Markdown) from board.json: panel, LEDs, sensors, keypad, display, power, first start.
 from hwgen_bom import sensor_holes
+from hwgen_circuit import mounting
 
 
 def _g(v):
@@ -57,6 +58,13 @@ def assembly_md(board):
         "(`leg0`..`leg3`) and the controller (`ctrl`). Their pictures are in `pictures/`. Every LED, its "
         "100 nF capacitor and the hole's hall switch sit at the hole's place in `board.json`: the LED and "
         "capacitor on the front, the hall switch right under the LED on the back.",
+        "",
+        "Each board is screwed to the back of the panel through its M3 holes (%d in all: two at the ends of "
+        "each leg board, three down the controller's right side and top left): press an M3 heat-set insert "
+        "into a blind hole in the panel's back at each crossed circle of `layout.svg` (not through), "
+        "screw a 10 mm standoff into each, and screw the board onto them, LEDs towards the panel. (Not yet: "
+        "the generated boards do not have these holes; see hardware/README.md, Mounting.)"
+        % sum(len(at) for at in mounting(board).values()),
         "",
         "## 3. LEDs (%d x %s)" % (board.led_count, board.led_type),
         "",

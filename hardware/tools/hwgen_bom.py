@@ -3,7 +3,7 @@
 import csv
 import io
 
-from hwgen_circuit import CATALOGUE, EXTRAS, build
+from hwgen_circuit import CATALOGUE, EXTRAS, build, mounting
 
 BOM_FIELDS = (
     "part",
@@ -87,7 +87,12 @@ def bom_rows(board, circuit=None):
             }
         )
     legs = len([b for b in circuit["boards"] if b[0].startswith("leg")])
-    counts = {"legs": legs, "pegs": board.sides * 2 + 2, "mounting": len(board.layout["mounting"]["at"])}
+    counts = {
+        "legs": legs,
+        "pegs": board.sides * 2 + 2,
+        "mounting": len(board.layout["mounting"]["at"]),
+        "fixings": sum(len(at) for at in mounting(board).values()),
+    }
     for part, value, package, mpn, second, count, note in EXTRAS:
         rows.append(
             {

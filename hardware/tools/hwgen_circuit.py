@@ -83,6 +83,10 @@ EXTRAS = (
      "first4magnets F321-N52", "pegs", "glued in the tip of every peg"),
     ("Screw + standoff", "M3 x 8, 10 mm standoff", "-", "Wurth 970100365", "Keystone 24336", "mounting",
      "one per mounting hole of the panel"),
+    ("Screw + standoff", "M3 x 8, 10 mm standoff", "-", "Wurth 970100365", "Keystone 24336", "fixings",
+     "one per M3 hole of the circuit boards: the boards hang under the panel"),
+    ("Threaded insert", "M3 heat-set, 5.7 mm long", "-", "Ruthex RX-M3x5.7", "CNC Kitchen M3x5.7",
+     "fixings", "pressed into the back of the panel at every board fixing (the template's crossed circles)"),
 )  # fmt: skip
 
 HEADER_PINS = 20
@@ -127,6 +131,26 @@ def leg_boards(board):
     out = []
     for L, leg in enumerate(board.layout["legs"]):
         out.append(("leg%d" % L, (LEG_X[0], leg["y"] - LEG_ABOVE, LEG_X[1], leg["y"] + LEG_BELOW)))
+    return out
+
+
+# The M3 holes that screw each board to the back of the panel on 10 mm standoffs (hardware/README.md,
+# "Mounting"). A leg board: one at each end, between the first and second lane, clear of the holes'
+# LEDs (x 33: between the start holes and hole 1; x 301: past the last hole, above the cable header).
+# The controller: down its right edge (top, and beside the record rows) and top left beside the Pico;
+# the rest of its area is the Pico, the cable headers and the 14 mm key matrix, with no 7 mm gap.
+LEG_HOLES_X = (33.0, 301.0)
+CTRL_HOLES = ((310.0, 13.6), (382.0, 13.6), (382.0, 74.6))
+
+
+def mounting(board):
+    """{board name: [(x, y)]}: the centres of each board's M3 mounting holes, in panel mm."""
+    out = {}
+    for L, (name, _) in enumerate(leg_boards(board)):
+        leg = board.layout["legs"][L]
+        y = leg["y"] + board.layout["lane_pitch"] / 2
+        out[name] = [(x, y) for x in LEG_HOLES_X]
+    out["ctrl"] = list(CTRL_HOLES)
     return out
 
 

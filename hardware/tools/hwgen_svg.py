@@ -303,6 +303,21 @@ def _mounting(g, board):
         )
 
 
+def _fixings(g, board):
+    """Where each circuit board is screwed to the back of the panel (hwgen_circuit.mounting): a crossed
+    circle, for a heat-set M3 insert in a blind hole (do not drill through)."""
+    from hwgen_circuit import mounting
+
+    r = 2.0
+    for _, at in sorted(mounting(board).items()):
+        for x, y in at:
+            _el(g, "circle", class_="fixing", cx=float(x), cy=float(y), r=r, fill="none", stroke=INK,
+                stroke_width=0.3, stroke_dasharray="1 0.6")  # fmt: skip
+            d = r * 0.7
+            _el(g, "path", d="M%s %sl%s %sM%s %sl%s %s" % (_f(x - d), _f(y - d), _f(2 * d), _f(2 * d),
+                _f(x - d), _f(y + d), _f(2 * d), _f(-2 * d)), stroke=INK, stroke_width=0.15)  # fmt: skip
+
+
 def _hole_circles(g, board, stroke=INK, with_cross=True):
     r = board.layout["hole_d"] / 2
     cross = []
@@ -353,6 +368,7 @@ def layout_svg(board):
     _labels(g, board)
     _controls(g, board)
     _mounting(g, board)
+    _fixings(g, board)
     n = len(holes(board))
     w, h = lay["board"]
     _notes(
@@ -380,8 +396,10 @@ def layout_svg(board):
                 _f(lay["display"]["h"]),
             ),
             "Red lines: skunk lines before 91 (skunk) and 61 (double skunk); before 31 in a 61-point game.",
-            "Mounting: %d holes, diameter %s mm. Generated from hardware/board.json by make hardware."
+            "Mounting: %d holes, diameter %s mm. Crossed dashed circles: circuit board fixings, a blind "
+            "hole for an M3 heat-set insert (do not drill through)."
             % (len(lay["mounting"]["at"]), _f(lay["mounting"]["d"])),
+            "Generated from hardware/board.json by make hardware.",
         ],
     )
     return _tostring(svg)

@@ -123,6 +123,29 @@ def test_layout_svg_hole_counts(board):
     assert skunk == [31, 61, 91]
 
 
+def test_layout_svg_marks_every_circuit_board_fixing(board):
+    # Issue 16: the template showed the panel's own holes only. Each M3 hole of a circuit board
+    # (hwgen_circuit.mounting) is a crossed circle on the template, where the panel gets its insert,
+    # and lies inside its board's outline, clear of every LED hole by more than the 3.5 mm keep-out.
+    from hwgen_circuit import board_outlines, mounting
+
+    root = _svg(layout_svg(board))
+    marks = sorted(
+        (float(c.get("cx")), float(c.get("cy")))
+        for c in root.iter("{%s}circle" % NS["s"])
+        if c.get("class") == "fixing"
+    )
+    want = mounting(board)
+    assert marks == sorted(xy for at in want.values() for xy in at)
+    rects = dict(board_outlines(board))
+    for name, at in want.items():
+        x0, y0, x1, y1 = rects[name]
+        for x, y in at:
+            assert x0 + 3.5 <= x <= x1 - 3.5 and y0 + 3.5 <= y <= y1 - 3.5, (name, x, y)
+            for _, _, _, hx, hy, _ in holes(board):
+                assert (hx - x) ** 2 + (hy - y) ** 2 > (3.5 + 2.5) ** 2, (name, x, y, hx, hy)
+
+
 def test_layout_svg_pitch_and_groups(board):
     lay = board.layout
     root = _svg(layout_svg(board))
