@@ -74,6 +74,11 @@ def serve(path, port, seconds):
                     client.write(out)
             for out in link.pushes():
                 client.write(out)
+            while True:  # a records stream, chunk by chunk (the socket blocks: each is sent whole)
+                out = link.more()
+                if out is None:
+                    break
+                client.write(out)
         client.close()
     srv.close()
     j.close()

@@ -228,6 +228,11 @@ class SocketLink:
             self._flush()
         return self._lines.read_line(self._readinto) if self._client is not None else None
 
+    @property
+    def size(self):
+        """Bytes of replies still waiting for the host (the link streams its next chunk at 0)."""
+        return self._box.size
+
     def send(self, view):
         try:
             return self._client.write(view) or 0  # pyright: ignore (None: the socket is full)

@@ -14,8 +14,8 @@
     a.book, a.journal, a.settings, a.controller, a.render
 
 Tests (tests/both/test_board_*.py) and `make sim --script` drive App.step with a hand-advanced clock;
-run() runs the same parts as asyncio tasks: scan+apply every scan_ms, draw every frame_ms, save and
-the link every few tens of ms. No task exists before asyncio.run; a new event loop is made in
+run() runs the same parts as asyncio tasks: scan+apply and the link every scan_ms, draw every
+frame_ms, save every save_ms. No task exists before asyncio.run; a new event loop is made in
 `finally` so a soft reboot starts clean (Hinch's app skeleton).
 """
 
@@ -189,6 +189,11 @@ class App:
                 self.controller.say(*display.wrap("Reloaded: not saved"))
         if self.settings.due(now):
             self.settings.save()
+        self.pump(now)
+
+    def pump(self, now):
+        """The link's traffic: requests answered, pushes and a records stream's next chunks written.
+        Every scan pass, not only the save pass: a sync's round trips take a scan pass, not 100 ms."""
         if self._pump is not None:
             self._host = self._pump(self.hal.link, self.link, self.controller, self._host, now)
 
@@ -236,6 +241,7 @@ class App:
         self.scan(now)
         if self.apply(now):
             self.draw(now)  # a key or a tap is answered in this pass, not at the next frame tick
+        self.pump(now)
 
     def _draw_feed(self, now):
         self.draw(now)

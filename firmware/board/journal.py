@@ -686,19 +686,9 @@ class Journal:
     def records(self, from_seq=0):
         """Yield (seq, payload) of the records with seq >= from_seq, reading the file afresh."""
         with open(self.path, "rb") as f:
-            head = _read_header(f)
-            if not isinstance(head, tuple):
+            seq = self.seek(f, from_seq)
+            if seq < 0:
                 return
-            f.seek(head[3])
-            seq = head[1]
-            marks = self._marks
-            if marks and head[1] == self.first_seq and from_seq > seq:
-                k = 0
-                while k + 2 < len(marks) and marks[k + 2] <= from_seq:
-                    k += 2
-                if marks[k] <= from_seq:
-                    seq = marks[k]
-                    f.seek(marks[k + 1])
             while True:
                 line = f.readline()
                 if not line:
@@ -712,6 +702,25 @@ class Journal:
                 if seq >= from_seq:
                     yield seq, payload.decode()
                 seq += 1
+
+    def seek(self, f, from_seq):
+        """Move f (this journal opened "rb") to the record nearest at or before from_seq that a seq
+        mark knows; -> that record's seq (the first after the header without a mark), or -1 when the
+        file has no header this firmware reads. The link streams the records from there as stored."""
+        head = _read_header(f)
+        if not isinstance(head, tuple):
+            return -1
+        f.seek(head[3])
+        seq = head[1]
+        marks = self._marks
+        if marks and head[1] == self.first_seq and from_seq > seq:
+            k = 0
+            while k + 2 < len(marks) and marks[k + 2] <= from_seq:
+                k += 2
+            if marks[k] <= from_seq:
+                seq = marks[k]
+                f.seek(marks[k + 1])
+        return seq
 
     def aside(self, name=None, at=0, n=384):
         """Without a name: [(path, size)] of the files that hold what open() set aside: the .bad

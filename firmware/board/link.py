@@ -5,6 +5,11 @@ import json
 from board import jsonscan
 from hal.lines import MAX_LINE  # bytes of one request line, without its newline: the line reader's limit
 
+try:
+    from micropython import const
+except ImportError:  # CPython: const(x) is just x
+    const = int  # type: ignore
+
 PROTOCOL = 1
 MAX_ID = 32  # characters of a string request id
 PAGE_DEFAULT = 32  # events a page when the host does not say
@@ -13,7 +18,8 @@ PAGE_MAX = 64  # events a page at most, if they fit in PAGE_BYTES
 # a long evening a Pico's fragmented heap had no 3.5 KB block left for a full page (the sync failed
 # with MemoryError); a page cut short says more and the laptop asks on.
 PAGE_BYTES = 1024
-LINES = 8  # request lines answered a save pass, at most: a sync moves on, the pass stays short
+LINES = 8  # request lines answered a pass, at most: a sync moves on, the pass stays short
+_CHUNKS = const(4)  # chunks of a records stream written a pass, at most (each PAGE_BYTES + a record)
 PUSH_BATCH = 8  # events pushed per pushes() call, so a backlog never stalls the board
 NOTE_MAX = 40  # characters of a proposal's note (one display row or two)
 
@@ -32,6 +38,7 @@ _OPS = (
     "cancel",
     "ack",
     "aside",
+    "records",
 )
 
 
@@ -202,6 +209,8 @@ class Link:
         self._outbox = []  # push lines waiting for pushes()
         self._now = 0
         self._cursor = _Cursor()  # for `events` pages
+        self.stream = None  # the records request being answered (_Stream), or None
+        self._chunk = None  # its buffer: one for the link's life, made at the first records request
         self._push_cursor = _Cursor()  # for a subscriber's backlog
 
     # -- requests -----------------------------------------------------------------------------
@@ -239,6 +248,8 @@ class Link:
             if op not in _OPS:
                 raise LinkError("op", "unknown op '%s'" % op[:20])
             reply = getattr(self, "_op_" + op)(req)
+            if reply is None:
+                return []  # a records stream: its reply comes after the records (more())
             splice = None
             if isinstance(reply, tuple):
                 reply, splice = reply
@@ -322,6 +333,36 @@ class Link:
         more = bool(items) and nxt < end
         reply = {"events": _SPLICE, "next": nxt, "end": end, "first": first, "more": more}
         return reply, "[" + ",".join([_item(seq, line) for seq, line in items]) + "]"
+
+    def _op_records(self, req):
+        # The journal's record lines as stored, streamed chunk by chunk (more()), then the reply: no
+        # event decoded or encoded here, the laptop checks each line's CRC and parses it.
+        start = _field(req, "from", "int", 0)
+        if start < 0:
+            raise LinkError("range", "'from' must be >= 0")
+        s = self.stream
+        if s is not None:  # one stream at a time: a new request ends the last, its reply (more) first
+            self.stream = None
+            s.close()
+            self._outbox.append(s.reply(self.journal))
+        if self._chunk is None:
+            self._chunk = bytearray(PAGE_BYTES + 128)  # a record is at most 1100 bytes (journal.py)
+        self.stream = _Stream(self.journal, self._chunk, req["id"], max(start, _first_seq(self.journal)))
+        return None
+
+    def more(self):
+        """The next bytes of a records stream (whole record lines, a view of the link's buffer: the
+        caller hands them on before it calls again), its reply once the records are sent; None when
+        no stream runs. A host is never waited for: the caller asks only when the last went out."""
+        s = self.stream
+        if s is None:
+            return None
+        got = s.chunk()
+        if got is None:
+            self.stream = None
+            s.close()
+            return s.reply(self.journal)
+        return got
 
     def _op_subscribe(self, req):
         start = _field(req, "from", "int", None)
@@ -421,6 +462,8 @@ class Link:
     def pushes(self):
         """Lines to send now without a request: pending verdicts, then new events for a subscriber."""
         out = self._outbox
+        if not out and not self.subscribed:
+            return out  # nothing to say: no new list every pass
         self._outbox = []
         if self.subscribed:
             end = _next_seq(self.journal)
@@ -447,6 +490,10 @@ class Link:
         self._outbox = [out for out in self._outbox if not out.startswith(_EVENT_PUSH)]
         self._cursor.close()
         self._push_cursor.close()
+        s = self.stream
+        if s is not None:  # its reply is for the host that went
+            self.stream = None
+            s.close()
 
 
 def _hex(raw):
@@ -511,6 +558,98 @@ class _Cursor:
         return out
 
 
+class _Stream:
+    """A records request being answered: the journal file read from the record nearest `start` to the
+    size it had at the request, in chunks of whole lines cut out of one buffer; the records before
+    `start` skipped; the count and last seq kept for the reply. A file written anew meanwhile (a new
+    match, a compaction) or a line longer than the buffer ends it early: the reply says where."""
+
+    def __init__(self, journal, buf, id, start):
+        self.id = id  # the request's, for the reply
+        self.first = journal.first_seq
+        self.end = journal.next_seq
+        self.changes = getattr(journal, "changes", 0)
+        self.size = journal.size
+        self.buf = buf
+        self.count = 0
+        self.last = start - 1  # the last seq sent
+        self.start = start  # records below it are skipped (from the mark the journal seeks to)
+        self.file = open(journal.path, "rb")  # noqa: SIM115 (closed by close(), at the end or a disconnect)
+        self.journal = journal
+        if journal.seek(self.file, start) < 0:
+            self.size = 0  # no header this firmware reads: nothing to send
+        self.pos = self.file.tell()
+
+    def close(self):
+        f = self.file
+        self.file = None
+        if f is not None:
+            f.close()
+
+    def chunk(self):
+        """The next whole lines (a memoryview of buf), or None at the end."""
+        j = self.journal
+        buf = self.buf
+        f = self.file
+        while (
+            f is not None
+            and self.pos < self.size
+            and getattr(j, "changes", 0) == self.changes
+            and j.size >= self.size
+        ):
+            want = self.size - self.pos
+            if want > len(buf):
+                want = len(buf)
+            mv = memoryview(buf)
+            n = f.readinto(mv[:want]) or 0
+            cut = buf.rfind(b"\n", 0, n) + 1
+            if cut <= 0:
+                return None  # a line longer than the buffer (no record this firmware wrote), or EOF
+            self.pos += cut
+            if cut < n:
+                f.seek(self.pos)
+            at = 0
+            while self.start and at < cut:  # still before the first record asked for
+                sp = buf.find(b" ", at, cut)
+                if sp <= at or _int(buf, at, sp) >= self.start:
+                    break
+                at = buf.find(b"\n", at, cut) + 1
+            if at >= cut:
+                continue
+            self.start = 0  # found: every line from here goes
+            self.count += buf.count(b"\n", at, cut)
+            k = buf.rfind(b"\n", at, cut - 1) + 1  # the last line's start
+            seq = _int(buf, k if k > at else at, buf.find(b" ", k if k > at else at, cut))
+            if seq > self.last:
+                self.last = seq
+            return mv[at:cut]
+        return None
+
+    def reply(self, journal):
+        nxt = self.last + 1
+        end = journal.next_seq
+        return dump(
+            {
+                "id": self.id,
+                "ok": True,
+                "records": self.count,
+                "next": nxt,
+                "end": self.end,
+                "first": self.first,
+                "more": nxt < end,
+            }
+        )
+
+
+def _int(buf, a, b):
+    """The seq a record line starts with (buf[a:b]), -1 if it is not a number (named as journal.py's
+    helper: a name the firmware has)."""
+    try:
+        return int(buf[a:b])
+    except ValueError:
+        return -1
+
+
 def _item(seq, line):
     """One {"seq","event"} object as text, splicing the journal's JSON line in without re-parsing it."""
     if not (line.startswith("{") and line.endswith("}")):
@@ -538,6 +677,13 @@ def pump(port, link, controller, host, now):
             port.write(out)
     for out in link.pushes():
         port.write(out)
+    for _ in range(_CHUNKS):
+        if getattr(port, "size", 0):
+            break  # the last chunk has not all gone: its buffer is still the port's to send
+        data = link.more()
+        if data is None:
+            break
+        port.write(data)
     p = link.pending
     if p is not None:
         controller.offer_link(p["event"], p.get("note"), now, link.resolve, p["pid"])  # once nothing waits

@@ -176,6 +176,11 @@ class UsbLink:
             self._new_host()  # a laptop opening the port ends any half line with a blank one
         return line
 
+    @property
+    def size(self):
+        """Bytes of replies still waiting for the host (the link streams its next chunk at 0)."""
+        return self._box.size
+
     def _new_host(self):
         self.session += 1
         self._box.clear()  # what waited was for the last host

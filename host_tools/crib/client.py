@@ -2,6 +2,7 @@
 import json
 import select
 import time
+import zlib
 
 from crib.untrusted import BadBoard, board_id
 
@@ -210,6 +211,92 @@ class LinkClient:
                 return
             start = page["next"]
 
+    def iter_records(self, start, stop, batch=512):
+        """The board's records from seq `start` in one `records` stream (docs/protocol.md): yields
+        pages as iter_pages does ({"events", "next", "end", "first", "more"}), one every `batch`
+        records and the last with the board's reply; Refused (code `op`) from a board without it.
+
+        Each line is checked as the board's journal stored it (its CRC over the payload and seq,
+        seqs rising, the payload one JSON object); records at or past `stop` (hello's next) are left
+        for the next sync. The board's reply must count the records sent: a line lost on the way
+        (REPL text written into it) stops the sync after what came before it was stored."""
+        rid = self._next_id
+        self._next_id += 1
+        self._send({"id": rid, "op": "records", "from": start})
+        self.prompt = False
+        got = []
+        last = start - 1
+        count = 0
+        deadline = self._clock() + self.timeout
+        while True:
+            line = self._read_line(deadline)
+            if line is None:
+                if self.prompt:
+                    raise LinkError(AT_PROMPT)
+                raise LinkError(
+                    "no records or answer within %.1f s: is the board running its firmware?" % self.timeout
+                )
+            if line[:1].isdigit():
+                seq, event = parse_record(line)
+                if seq <= last:
+                    raise LinkError("the board sent seq %d after %d: seqs must rise: stopped" % (seq, last))
+                count += 1
+                if count > stop - start + BOARD_SLACK:
+                    raise LinkError(
+                        "the board sent more records than it announced (%d from %d): stopped" % (count, start)
+                    )
+                last = seq
+                deadline = self._clock() + self.timeout  # a record is progress; noise is not
+                if seq < stop:
+                    got.append({"seq": seq, "event": event})
+                if len(got) >= batch:
+                    yield {"events": got, "next": seq + 1, "end": stop, "first": start, "more": True}
+                    got = []
+                continue
+            obj = self._object(line)
+            if obj is None:
+                continue
+            if "push" in obj:
+                self._keep_push(obj)
+                continue
+            if obj.get("id") != rid:
+                continue
+            if obj.get("ok") is not True:
+                raise Refused(_word(obj.get("code", "?")), _word(obj.get("error", "no reason given")))
+            end, nxt, first = obj.get("end"), obj.get("next"), obj.get("first", start)
+            if not (_count(end) and _count(nxt) and _count(first)) or obj.get("records") != count:
+                raise LinkError(
+                    "the board's records reply does not match what came (%d records; it says %s, next %s, "
+                    "end %s): a line was lost on the way: run crib sync again"
+                    % (count, _word(obj.get("records"), 20), _word(nxt, 20), _word(end, 20))
+                )
+            if nxt != (last + 1 if count else nxt) or nxt < start or (count and last >= end):
+                raise LinkError(
+                    "the board's records reply says next %d after seq %d (from %d, end %d): stopped"
+                    % (nxt, last, start, end)
+                )
+            yield {"events": got, "next": nxt, "end": end, "first": first, "more": bool(obj.get("more"))}
+            return
+
+    def _object(self, line):
+        """The JSON object a line holds, or None (REPL or log text; the prompt noted)."""
+        if not line.startswith(b"{"):
+            if line.startswith(b">>>") or line.startswith(b"raw REPL"):
+                self.prompt = True
+            return None
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            if line.startswith(b"{'"):
+                self.prompt = True
+            return None
+        if not isinstance(obj, dict):
+            return None
+        if "op" in obj:
+            self.prompt = True  # our own request echoed: a REPL
+            return None
+        return obj
+
     def subscribe(self, start=None, state=False):
         args = {"state": state}
         if start is not None:
@@ -227,6 +314,40 @@ class LinkClient:
                 return None
             if "push" in obj:
                 return obj
+
+
+BOARD_SLACK = 4096  # records a stream may bring beyond hello's next: events played during the sync
+
+
+def parse_record(line):
+    """(seq, event) of one journal record line as the board stores it ("SEQ CRC PAYLOAD", CRC-32 of
+    the payload continued from the seq: board/journal.py), checked; LinkError when it is not one."""
+    head = line[:24].split(b" ", 2)
+    try:
+        seq = int(head[0])
+        crc = int(head[1], 16)
+        if len(head[1]) != 8 or b"%d" % seq != head[0] or seq < 1:
+            raise ValueError(head)
+        payload = line[len(head[0]) + 10 :]
+        if line[len(head[0]) + 9 : len(head[0]) + 10] != b" ":
+            raise ValueError(head)
+    except (ValueError, IndexError):
+        raise LinkError(
+            "the board sent a line that is no journal record: %s: stopped"
+            % _word(line[:60].decode("ascii", "replace"))
+        ) from None
+    if zlib.crc32(payload, seq & 0xFFFFFFFF) != crc:
+        raise LinkError(
+            "the board sent record %d with a checksum that does not hold: stopped (it is left on the board)"
+            % seq
+        )
+    try:
+        event = json.loads(payload.decode("utf-8"))
+    except ValueError:
+        event = None
+    if not isinstance(event, dict):
+        raise LinkError("the board's record %d is not an event object: stopped" % seq)
+    return seq, event
 
 
 def _count(v):

@@ -87,7 +87,7 @@ def sync(client, con, progress=None, page=64):
     # board inventing events or pages cannot make this one endless.
     last = None
     gone_before = first  # the board's first seq on the last page: events before it are gone
-    for reply in client.iter_pages(read_from, page, stop=hello["next"]):
+    for reply in _pages(client, read_from, page, hello["next"]):
         report.pages += 1
         report.received += len(reply["events"])
         report.added += db.add_events(con, board, reply["events"], again=report.again)
@@ -103,6 +103,27 @@ def sync(client, con, progress=None, page=64):
         if last is not None and acked < last < hello["next"]:
             report.acked = client.request("ack", seq=last).get("acked")
     return report
+
+
+def _pages(client, start, page, stop):
+    """The board's records as a stream (op `records`), or page by page (op `events`) from a board
+    that does not know the stream (it answers `op`): both yield the same pages. A stream the board
+    ended early (its journal was written anew meanwhile) is asked again from where it stopped."""
+    while True:
+        stream = client.iter_records(start, stop, batch=8 * page)  # committed every 8 pages' worth
+        try:
+            reply = next(stream)
+        except Refused as e:
+            if e.code != "op":
+                raise
+            yield from client.iter_pages(start, page, stop=stop)
+            return
+        yield reply
+        for reply in stream:
+            yield reply
+        if not reply["more"] or reply["next"] >= stop or reply["next"] <= start:
+            return
+        start = reply["next"]
 
 
 def _check_complete(report, got_to, announced, gone_before):

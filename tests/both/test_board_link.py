@@ -244,3 +244,23 @@ def test_a_name_proposed_by_the_laptop_is_shown_and_taken_only_on_ok():
         assert s.app.match.names == ["P1", "Bob"] and s.app.controller.pending is None
     finally:
         s.close()
+
+
+def test_the_scan_pass_answers_the_link_and_streams_a_sync():
+    """Regression (issue 15): the link was read only in the save pass, every 100 ms, so each round trip
+    of a sync waited for it (a page per 100 ms: ~200 events/s on a Pico). The scan pass (every 5 ms)
+    now answers requests and hands on a records stream's chunks."""
+    s = _linked()
+    try:
+        start = len(s.hal.link.sent)
+        s.hal.link.inbox.append(json.dumps({"id": 41, "op": "hello"}))
+        s.hal.link.inbox.append(json.dumps({"id": 42, "op": "records", "from": 1}))
+        s.app._scan_apply(s.hal.now)  # one scan pass, no save pass
+        raw = b"".join(bytes(x) for x in s.hal.link.sent[start:]).split(b"\n")
+        got = [json.loads(x) for x in raw if x.startswith(b"{")]
+        assert got[0]["id"] == 41 and got[0]["ok"] is True
+        lines = [x for x in raw if x[:1].isdigit()]
+        assert [int(x.split(b" ")[0]) for x in lines] == list(range(1, got[0]["next"]))
+        assert got[-1]["id"] == 42 and got[-1]["records"] == len(lines) == got[-1]["next"] - 1
+    finally:
+        s.close()

@@ -31,6 +31,11 @@ class FakePort:
     def tick(self):
         for push in self.link.pushes():
             self.out += push
+        while True:  # a records stream, chunk by chunk, as pump() hands it to the port
+            data = self.link.more()
+            if data is None:
+                break
+            self.out += data
 
     def flush(self):
         pass

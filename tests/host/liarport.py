@@ -11,8 +11,9 @@ class LiarPort:
     a board that says anything. Requests are kept in `asked`.
     """
 
-    def __init__(self, answer):
+    def __init__(self, answer, streams=False):
         self.answer = answer
+        self.streams = streams  # False: a board before the records stream, which answers `op` to it
         self.out = bytearray()
         self.timeout = 1.0
         self.asked = []
@@ -26,6 +27,9 @@ class LiarPort:
                 continue
             req = json.loads(line)
             self.asked.append(req)
+            if req.get("op") == "records" and not self.streams:
+                self.out += refuse(req, "op", "unknown op 'records'")
+                continue
             self.out += self.answer(req)
         return len(data)
 
@@ -50,6 +54,10 @@ def reply(req, **fields):
     obj = {"id": req["id"], "ok": True}
     obj.update(fields)
     return json.dumps(obj).encode() + b"\n"
+
+
+def refuse(req, code, error):
+    return json.dumps({"id": req["id"], "ok": False, "code": code, "error": error}).encode() + b"\n"
 
 
 def hello(req, board="e6614104032f122b", first=1, nxt=100):

@@ -6,6 +6,7 @@ import pytest
 from both.linkfakes import journal, new_match, pegs
 from fakeport import FakePort
 
+from board import link as board_link
 from board.link import Link
 from crib import db
 from crib.client import LinkClient, LinkError, Refused
@@ -43,13 +44,19 @@ def stored(con):
     return [(r[0], json.loads(r[1])) for r in con.execute("SELECT seq, event FROM events ORDER BY seq")]
 
 
-def test_sync_stores_every_event_once(history_db):
+@pytest.mark.parametrize("older", [False, True])
+def test_sync_stores_every_event_once(history_db, older, monkeypatch):
     j, m, link = many(150)
+    if older:  # a board before the records stream: it answers `op`, and crib asks page by page
+        monkeypatch.setattr(board_link, "_OPS", tuple(o for o in board_link._OPS if o != "records"))
     con = db.connect(history_db)  # SQLite and PostgreSQL alike
     seen = []
     rep = sync(client_for(link), con, progress=lambda done, end: seen.append((done, end)))
-    # Pages of 64 events asked for; the board cuts each at PAGE_BYTES of event lines (~27 pegs).
-    assert rep.added == 150 and rep.pages == len(seen) - 1 == 6  # seen: the start, then each page
+    # The stream: one request, stored in one batch. Pages: 64 events asked for; the board cuts each
+    # at PAGE_BYTES of event lines (~27 pegs).
+    assert rep.added == 150 and rep.pages == len(seen) - 1 == (
+        6 if older else 1
+    )  # seen: the start, then each page
     rows = stored(con)
     assert [s for s, _ in rows] == list(range(1, 151))
     assert rows[0][1]["t"] == "setup" and rows[1][1] == {"t": "dealer", "p": 0}
@@ -76,7 +83,7 @@ def test_a_sync_cut_in_the_middle_resumes_without_loss_or_double(history_db):
     port = FakePort(link)
     port.fail_after = 9000  # bytes: the cable is pulled during the third page or so
     with pytest.raises(LinkError):
-        sync(LinkClient(port, timeout=0.5), con, page=64)
+        sync(LinkClient(port, timeout=0.5), con, page=8)  # stored every 64 records of the stream
     partial = db.count_events(con)
     assert 0 < partial < 300
     assert [s for s, _ in stored(con)] == list(range(1, partial + 1))  # whole pages only
