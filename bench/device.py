@@ -19,6 +19,8 @@ XIP cache misses; see ../shared/rp2emu/README.md).
 
     python bench/device.py [--games N]   (N games in the sync history, default 5; 100 = the full one, some
                                           minutes of device time and an hour of wall time)
+    python bench/device.py --only sync|frame [--games N]   (only the sync, or only the LED frame: for
+                                          measuring one change before and after, minutes not tens)
 """
 
 import json
@@ -179,20 +181,56 @@ def verdict(value, goal):
     return "goal %s: %s" % (goal, "MET" if value <= goal else "MISSED")
 
 
+def quick(only, image, games):
+    """One part of the bench (--only sync|frame): device time, the figure and its goal."""
+    if only == "sync":
+        hist = [events.to_line(ev) for ev in history(random.Random(1), games)]
+        n, dev, wall = sync_figures(image, hist, "sync-history")
+        rate = n / dev
+        print(
+            "crib sync, %d-game history, %d events: %.2f s device time, %.0f events/s (wall %.1f s);"
+            " 18,000 events at that rate: %.1f s, goal <= %g s"
+            % (games, n, dev, rate, wall, FULL_EVENTS / rate, GOALS["sync18k"])
+        )
+    elif only == "frame":
+        code = on_pico(image)
+        print(
+            "LED frame: render %.2f ms (an animation's frame %.2f ms) + hand-off %.2f ms = %.2f ms,"
+            " goal <= %g ms"
+            % (
+                code["render_full_us"] / 1000,
+                code["render_anim_us"] / 1000,
+                code["handoff_us"] / 1000,
+                (code["render_full_us"] + code["handoff_us"]) / 1000,
+                GOALS["frame"],
+            )
+        )
+    else:
+        raise SystemExit("--only sync or --only frame")
+    return 0
+
+
 def main(argv):
     why = emupico.missing()
     if why:
         print("make bench-device needs the emulated Pico: " + why)
         return 1
     games = 5
-    if argv[:1] == ["--games"]:
-        games = int(argv[1])
+    only = None
+    while argv[:1] in (["--games"], ["--only"]):
+        if argv[0] == "--games":
+            games = int(argv[1])
+        else:
+            only = argv[1]
+        argv = argv[2:]
     os.makedirs(WORK, exist_ok=True)
     t_start = time.perf_counter()
     image = os.environ.get("DEVICE_IMAGE")  # while working on the bench: an image deployed earlier
     if not image:
         with open(os.path.join(WORK, "deploy.log"), "w") as log:
             image = emupico.deploy(WORK, log=log)
+    if only:
+        return quick(only, image, games)
     lines600 = scripted(600)
     img600 = emupico.with_journal(image, os.path.join(WORK, "j600.img"), lines600, WORK)
     j600 = os.path.join(WORK, "journal600.log")
