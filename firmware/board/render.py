@@ -61,6 +61,13 @@ class Render:
         self.view[SIDES] = board_def.sides
         self.view[BRIGHT] = board_def.brightness
         self._last = array("i", [-1] * SIZE)
+        # The view and the last one drawn seen as rows of bytes: update() compares them with == and
+        # copies one over the other with blit, both in C (a Python loop over the 21 entries was a
+        # fifth of a frame's render on a Pico).
+        self._shown = self._view = None
+        if framebuf is not None:
+            self._shown = framebuf.FrameBuffer(self._last, 4 * SIZE, 1, framebuf.GS8)
+            self._view = framebuf.FrameBuffer(self.view, 4 * SIZE, 1, framebuf.GS8)
         # per side: full, back, record, dealer colour (r, g, b each) at the current brightness
         self.colours = bytearray(12 * board_def.sides)
         self.bright = -1  # brightness the colours were made for
@@ -99,6 +106,24 @@ class Render:
         f[i + 1] = c[o + 1]
         f[i + 2] = c[o + 2]
 
+    def peg(self, side, hole, level):
+        """A side's peg in `hole` at `level` (0 front, 1 back: also the start hole's slot): hole_led and
+        put_side in one call, the two a frame's pegs cost most (a call is ~10 us on a Pico). Names are
+        reused so that the frame stays within 11 words (docs/memory.md)."""
+        if hole <= 0:
+            hole = self.board.led_start[side][level]
+        elif hole > 120:
+            hole = self.board.led_game
+        else:
+            hole = self.board.led_track[side][hole - 1]
+        hole *= 3  # the LED's first byte in the frame
+        level = 12 * side + 3 * level  # its colour in self.colours
+        side = self.colours
+        f = self.frame
+        f[hole] = side[level]
+        f[hole + 1] = side[level + 1]
+        f[hole + 2] = side[level + 2]
+
     def hole_led(self, side, hole, start_slot=0):
         """LED of a side's hole: 0 a start hole, 1..120 the track, 121 and over the game hole."""
         b = self.board
@@ -121,14 +146,12 @@ class Render:
         if not phase and v[PEND_SIDE] >= 0:
             phase = 1 + (diff(now, v[PEND_T0]) // self.blink_ms & 1)
         v[PHASE] = phase
-        last = self._last
-        same = True
-        for i in range(SIZE):
-            if v[i] != last[i]:
-                same = False
-                last[i] = v[i]
-        if same:
+        if v == self._last:
             return False
+        if self._shown is not None:
+            self._shown.blit(self._view, 0, 0)  # pyright: ignore[reportArgumentType] (set with _shown)
+        else:
+            self._last[:] = v
         self._draw(now)
         return True
 
@@ -146,8 +169,8 @@ class Render:
             front = v[FRONT + side]
             if front < 0:
                 continue  # a track no side plays on in this game
-            self.put_side(self.hole_led(side, back, 1), side, 1)
-            self.put_side(self.hole_led(side, front, 0), side, 0)
+            self.peg(side, back, 1)
+            self.peg(side, front, 0)
             for i in range(min(v[POINTS + side], b.record_count)):
                 self.put_side(b.led_record[side][i], side, 2)
         if v[DEALER] >= 0:

@@ -43,7 +43,7 @@ HOT = {
     "firmware/cribbage/records.py": ("add", "rec_len"),
     "firmware/cribbage/show.py": ("show_total", "score_total"),
     "firmware/board/journal.py": ("_payload", "_record", "_encode", "_sync"),
-    "firmware/board/render.py": ("put", "hole_led", "front"),
+    "firmware/board/render.py": ("put", "hole_led", "front", "peg", "update"),
     "firmware/board/power.py": ("limit",),  # once a frame (issue 15: not over 11 with its bound n)
     "firmware/board/edges.py": ("make", "put", "get"),
     "firmware/board/ticks.py": ("diff", "add"),
@@ -53,7 +53,6 @@ HOT = {
 OVER = {
     ("firmware/board/journal.py", "_replay"): 34,  # once a boot: the loop over every record, two trys
     ("firmware/board/render.py", "_draw"): 19,  # once a changed frame, not once an LED
-    ("firmware/board/render.py", "update"): 13,  # once a frame
     ("firmware/board/render.py", "put_side"): 12,  # once a lit peg (a few a frame), not once an LED
     ("firmware/board/keys.py", "update"): 15,  # once a scan; the loop over keys is inside it
     ("firmware/board/sensors.py", "update"): 25,  # once a scan; the loop over sensor bytes is inside it
