@@ -210,7 +210,6 @@ class Link:
         self._now = 0
         self._cursor = _Cursor()  # for `events` pages
         self.stream = None  # the records request being answered (_Stream), or None
-        self._chunk = None  # its buffer: one for the link's life, made at the first records request
         self._push_cursor = _Cursor()  # for a subscriber's backlog
 
     # -- requests -----------------------------------------------------------------------------
@@ -345,13 +344,11 @@ class Link:
             self.stream = None
             s.close()
             self._outbox.append(s.reply(self.journal))
-        if self._chunk is None:
-            self._chunk = bytearray(PAGE_BYTES + 128)  # a record is at most 1100 bytes (journal.py)
-        self.stream = _Stream(self.journal, self._chunk, req["id"], max(start, _first_seq(self.journal)))
+        self.stream = _Stream(self.journal, req["id"], max(start, _first_seq(self.journal)))
         return None
 
     def more(self):
-        """The next bytes of a records stream (whole record lines, a view of the link's buffer: the
+        """The next bytes of a records stream (whole record lines, a view of the stream's buffer: the
         caller hands them on before it calls again), its reply once the records are sent; None when
         no stream runs. A host is never waited for: the caller asks only when the last went out."""
         s = self.stream
@@ -564,13 +561,15 @@ class _Stream:
     `start` skipped; the count and last seq kept for the reply. A file written anew meanwhile (a new
     match, a compaction) or a line longer than the buffer ends it early: the reply says where."""
 
-    def __init__(self, journal, buf, id, start):
+    def __init__(self, journal, id, start):
         self.id = id  # the request's, for the reply
         self.first = journal.first_seq
         self.end = journal.next_seq
         self.changes = getattr(journal, "changes", 0)
         self.size = journal.size
-        self.buf = buf
+        # One buffer for the whole stream (a record is at most 1100 bytes, journal.py), gone with it:
+        # a sync holds 1.2 KB of heap, and none after.
+        self.buf = bytearray(PAGE_BYTES + 128)
         self.count = 0
         self.last = start - 1  # the last seq sent
         self.start = start  # records below it are skipped (from the mark the journal seeks to)
