@@ -62,9 +62,12 @@ class Limiter:
 
         n: at most this many LEDs of the frame are lit (-1: not known). When even n LEDs at full
         white fit the budget the frame is not summed: sum() over its 1191 bytes was most of a
-        frame's 4.5 ms on a Pico (issue 15, item 3)."""
+        frame's 4.5 ms on a Pico (issue 15, item 3). Not known (an animation): the frame's bytes
+        that are not 0, each taken at 255, are the bound, counted in C (bytes.count), so a frame
+        that fits is not summed either (an animation's frame took 4.6 ms on the emulated Pico)."""
         allowed = self._budget - self._fixed
-        if n >= 0 and self._led_cma(765 * n) <= allowed:
+        n = 765 * n if n >= 0 else 255 * (len(frame) - frame.count(b"\x00"))  # channels' total at most
+        if self._led_cma(n) <= allowed:
             return _FULL
         n = self._led_cma(sum(frame))  # n from here: the lit LEDs' estimate ([frame rule]: 11 words)
         if n <= allowed:
