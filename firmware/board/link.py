@@ -209,7 +209,7 @@ class Link:
         self._outbox = []  # push lines waiting for pushes()
         self._now = 0
         self._cursor = _Cursor()  # for `events` pages
-        self.stream = None  # the records request being answered (_Stream), or None
+        self.stream = None  # the records request being answered (a records() generator), or None
         self._push_cursor = _Cursor()  # for a subscriber's backlog
 
     # -- requests -----------------------------------------------------------------------------
@@ -339,27 +339,36 @@ class Link:
         start = _field(req, "from", "int", 0)
         if start < 0:
             raise LinkError("range", "'from' must be >= 0")
-        s = self.stream
-        if s is not None:  # one stream at a time: a new request ends the last, its reply (more) first
-            self.stream = None
-            s.close()
-            self._outbox.append(s.reply(self.journal))
-        self.stream = _Stream(self.journal, req["id"], max(start, _first_seq(self.journal)))
+        self._end_stream(True)  # one stream at a time: a new request ends the last, its reply first
+        g = records(self.journal, req["id"], max(start, _first_seq(self.journal)))
+        next(g)  # opened, at its first yield: a new request can end it from now on
+        self.stream = g
         return None
+
+    def _end_stream(self, reply):
+        # The stream's generator told to stop (its reply, more: true, to the outbox) or just closed.
+        g = self.stream
+        if g is not None:
+            self.stream = None
+            if reply:
+                try:
+                    self._outbox.append(g.send(True))
+                except StopIteration:
+                    pass  # its reply had gone
+            g.close()
 
     def more(self):
         """The next bytes of a records stream (whole record lines, a view of the stream's buffer: the
         caller hands them on before it calls again), its reply once the records are sent; None when
         no stream runs. A host is never waited for: the caller asks only when the last went out."""
-        s = self.stream
-        if s is None:
+        g = self.stream
+        if g is None:
             return None
-        got = s.chunk()
-        if got is None:
+        try:
+            return next(g)
+        except StopIteration:
             self.stream = None
-            s.close()
-            return s.reply(self.journal)
-        return got
+            return None
 
     def _op_subscribe(self, req):
         start = _field(req, "from", "int", None)
@@ -487,10 +496,7 @@ class Link:
         self._outbox = [out for out in self._outbox if not out.startswith(_EVENT_PUSH)]
         self._cursor.close()
         self._push_cursor.close()
-        s = self.stream
-        if s is not None:  # its reply is for the host that went
-            self.stream = None
-            s.close()
+        self._end_stream(False)  # its reply was for the host that went
 
 
 def _hex(raw):
@@ -555,96 +561,67 @@ class _Cursor:
         return out
 
 
-class _Stream:
-    """A records request being answered: the journal file read from the record nearest `start` to the
-    size it had at the request, in chunks of whole lines cut out of one buffer; the records before
-    `start` skipped; the count and last seq kept for the reply. A file written anew meanwhile (a new
-    match, a compaction) or a line longer than the buffer ends it early: the reply says where."""
-
-    def __init__(self, journal, id, start):
-        self.id = id  # the request's, for the reply
-        self.first = journal.first_seq
-        self.end = journal.next_seq
-        self.changes = getattr(journal, "changes", 0)
-        self.size = journal.size
-        # One buffer for the whole stream (a record is at most 1100 bytes, journal.py), gone with it:
-        # a sync holds 1.2 KB of heap, and none after.
-        self.buf = bytearray(PAGE_BYTES + 128)
-        self.count = 0
-        self.last = start - 1  # the last seq sent
-        self.start = start  # records below it are skipped (from the mark the journal seeks to)
-        self.file = open(journal.path, "rb")  # noqa: SIM115 (closed by close(), at the end or a disconnect)
-        self.journal = journal
-        if journal.seek(self.file, start) < 0:
-            self.size = 0  # no header this firmware reads: nothing to send
-        self.pos = self.file.tell()
-
-    def close(self):
-        f = self.file
-        self.file = None
-        if f is not None:
-            f.close()
-
-    def chunk(self):
-        """The next whole lines (a memoryview of buf), or None at the end."""
-        j = self.journal
-        buf = self.buf
-        f = self.file
-        while (
-            f is not None
-            and self.pos < self.size
-            and getattr(j, "changes", 0) == self.changes
-            and j.size >= self.size
-        ):
-            want = self.size - self.pos
-            if want > len(buf):
-                want = len(buf)
-            mv = memoryview(buf)
-            n = f.readinto(mv[:want]) or 0
+def records(journal, id, start):
+    """A records request answered (op records): the journal file read from the record nearest `start`
+    to the size it had at the request, in chunks of whole lines cut out of one buffer (each yielded as
+    a view of it, written out before the next is asked for), the records before `start` skipped, then
+    the reply. A file written anew meanwhile (a new match, a compaction), a line longer than the
+    buffer or send(True) (a new request) ends it early: the reply says where. A generator, not a
+    class: nothing of it is on the heap at boot, where the sim's 100 KB match has none to spare."""
+    first = journal.first_seq
+    end = journal.next_seq
+    changes = getattr(journal, "changes", 0)
+    size = journal.size
+    buf = bytearray(PAGE_BYTES + 128)  # a record is at most 1100 bytes (journal.py); gone with the stream
+    mv = memoryview(buf)
+    count = 0
+    last = start - 1  # the last seq sent
+    with open(journal.path, "rb") as f:
+        if journal.seek(f, start) < 0:
+            size = 0  # no header this firmware reads: nothing to send
+        pos = f.tell()
+        stop = yield None  # primed by the link: from here a new request can end it
+        while not stop and pos < size and getattr(journal, "changes", 0) == changes and journal.size >= size:
+            n = f.readinto(mv[: min(len(buf), size - pos)]) or 0
             cut = buf.rfind(b"\n", 0, n) + 1
             if cut <= 0:
-                return None  # a line longer than the buffer (no record this firmware wrote), or EOF
-            self.pos += cut
+                break  # a line longer than the buffer (no record this firmware wrote), or the end
+            pos += cut
             if cut < n:
-                f.seek(self.pos)
+                f.seek(pos)
             at = 0
-            while self.start and at < cut:  # still before the first record asked for
-                sp = buf.find(b" ", at, cut)
-                if sp <= at or _int(buf, at, sp) >= self.start:
-                    break
+            while start and at < cut:  # still before the first record asked for
+                n = _int(buf, at, buf.find(b" ", at, cut))
+                if n < 0 or n >= start:
+                    break  # found (or a line that is no record: sent, for the laptop to refuse)
                 at = buf.find(b"\n", at, cut) + 1
             if at >= cut:
                 continue
-            self.start = 0  # found: every line from here goes
-            self.count += buf.count(b"\n", at, cut)
-            k = buf.rfind(b"\n", at, cut - 1) + 1  # the last line's start
-            seq = _int(buf, k if k > at else at, buf.find(b" ", k if k > at else at, cut))
-            if seq > self.last:
-                self.last = seq
-            return mv[at:cut]
-        return None
-
-    def reply(self, journal):
-        nxt = self.last + 1
-        end = journal.next_seq
-        return dump(
-            {
-                "id": self.id,
-                "ok": True,
-                "records": self.count,
-                "next": nxt,
-                "end": self.end,
-                "first": self.first,
-                "more": nxt < end,
-            }
-        )
+            start = 0
+            count += buf.count(b"\n", at, cut)
+            k = max(buf.rfind(b"\n", at, cut - 1) + 1, at)  # the last line's start
+            n = _int(buf, k, buf.find(b" ", k, cut))
+            if n > last:
+                last = n
+            stop = yield mv[at:cut]
+    yield dump(
+        {
+            "id": id,
+            "ok": True,
+            "records": count,
+            "next": last + 1,
+            "end": end,
+            "first": first,
+            "more": last + 1 < journal.next_seq,
+        }
+    )
 
 
 def _int(buf, a, b):
     """The seq a record line starts with (buf[a:b]), -1 if it is not a number (named as journal.py's
     helper: a name the firmware has)."""
     try:
-        return int(buf[a:b])
+        return int(buf[a:b]) if b > a else -1
     except ValueError:
         return -1
 
