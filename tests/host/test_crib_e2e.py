@@ -74,11 +74,13 @@ def test_sync_while_the_sim_plays_then_every_event_once_and_scores_equal(tmp_pat
     got = stored(con, board)
     assert got == on_board  # every event exactly once, in order
     # and they are the match the script played, but for the stamps: each sync's hello told the board the
-    # time, and the board stamps the games it starts from then on (issue 12, the board's clock)
+    # time, and the board stamps the games it starts from then on (issue 12, the board's clock). Their
+    # order is not checked here: a scripted sim skips idle time, so its clock runs ahead of the wall
+    # clock until the next hello tells it the time again (test_board_clock times them on a fake clock).
     assert [{k: v for k, v in e.items() if k != "at"} for _, e in got] == m.events
     stamps = [e["at"] for _, e in got if "at" in e]
-    assert all(e["t"] in ("setup", "game") for _, e in got if "at" in e)
-    assert stamps == sorted(stamps) and all(abs(at - time.time()) < 3600 for at in stamps), stamps
+    assert stamps and all(e["t"] in ("setup", "game") for _, e in got if "at" in e)
+    assert all(abs(at - time.time()) < 3600 for at in stamps), stamps
     games, orphans, last = rebuild(con, board)
     assert not orphans and not any(g.flags for g in games)
     assert [g.final for g in games] == [list(r[4]) for r in m.m.results]
