@@ -45,3 +45,17 @@ class FakeSettings:
         if type(value) is not type(self.values[name]):
             raise ValueError("setting %s has the wrong type" % name)
         self.values[name] = value
+
+
+def matches(n_events):
+    """A journal of n_events spread over matches (each a set-up, a dealer and at most 60 pegs) and
+    the last match: (journal, match)."""
+    j = journal()
+    m = None
+    left = n_events
+    while left > 0:
+        m = new_match(j)
+        k = min(60, left - 2)
+        pegs(j, m, k)
+        left -= k + 2
+    return j, m

@@ -1,21 +1,14 @@
 # The records stream (op `records`): the journal's lines as stored, whole lines a chunk, then the reply.
 import json
 
-from linkfakes import journal, new_match, pegs
+from linkfakes import matches
 
 from board.link import PAGE_BYTES, Link, pump
 
 
 def make(n_events):
-    """A journal of n_events over matches (a set-up, a dealer and at most 60 pegs each) and its link."""
-    j = journal()
-    m = None
-    left = n_events
-    while left > 0:
-        m = new_match(j)
-        k = min(60, left - 2)
-        pegs(j, m, k)
-        left -= k + 2
+    """A journal of n_events over matches and its link."""
+    j, m = matches(n_events)
     return Link(j, m, board_id="e6614104032f122b", firmware="0.1.0", form="six"), j, m
 
 

@@ -3,7 +3,7 @@ import json
 import sqlite3
 
 import pytest
-from both.linkfakes import journal, new_match, pegs
+from both.linkfakes import journal, matches, new_match, pegs
 from fakeport import FakePort
 
 from board import link as board_link
@@ -24,15 +24,8 @@ def board(n_events):
 
 
 def many(n_events):
-    """A journal of n_events spread over matches (each a set-up, a dealer and 60 pegs)."""
-    j = journal()
-    left = n_events
-    m = None
-    while left > 0:
-        m = new_match(j)
-        k = min(60, left - 2)
-        pegs(j, m, k)
-        left -= k + 2
+    """A journal of n_events spread over matches, and its link."""
+    j, m = matches(n_events)
     return j, m, Link(j, m, board_id=BOARD, firmware="0.1.0", form="six")
 
 
