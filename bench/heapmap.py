@@ -25,6 +25,7 @@ import emupico  # noqa: E402
 from match_script import match_events  # noqa: E402
 
 import build  # noqa: E402
+import deploy  # noqa: E402
 from cribbage import events  # noqa: E402
 
 WORK = os.path.join(_ROOT, "build", "heapmap")
@@ -91,6 +92,7 @@ def journal600():
 def on_unix(code, journal, advice):
     dest = os.path.join(WORK, "unix")
     build.compile_tree(dest, march=build.host_march(), sim=True)  # hal.rp2 too: run here on fakes
+    deploy.driver_file(dest)  # the display driver, where `make deploy` puts it in a ROM image
     board = build.board_files(os.path.join(_ROOT, "hardware", "board.json"), dest)
     data = tempfile.mkdtemp(prefix="heapmap-", dir=WORK)
     args = [board, journal, data, "advice" if advice else "-", os.path.join(_ROOT, "tests", "both")]

@@ -164,12 +164,17 @@ def driver_source():
 
 
 def driver_file(dest):
-    """lib/ssd1306.mpy compiled into dest from driver_source(), or None when it is not installed."""
+    """ssd1306.mpy compiled into dest from driver_source(), or None when it is not installed. It sits at
+    dest's top, so a ROM image made from dest carries it where the board's imports look first (/rom),
+    as a frozen build carries it (firmware/manifest.py): its code then stays in flash too. With the
+    code in RAM it goes to lib/ on littlefs (DRIVER)."""
     src = driver_source()
     if src is None:
         return None
-    out = os.path.join(dest, "lib", "ssd1306.mpy")
-    os.makedirs(os.path.dirname(out), exist_ok=True)
+    out = os.path.join(dest, "ssd1306.mpy")
+    stale = os.path.join(dest, "lib", "ssd1306.mpy")  # where earlier deploys compiled it
+    if os.path.exists(stale):
+        os.remove(stale)
     if not os.path.exists(out) or os.path.getmtime(out) < os.path.getmtime(src):
         subprocess.run([build.mpy_cross(), "-s", "ssd1306.py", src, "-o", out], check=True)
     return out
@@ -262,6 +267,7 @@ def rom_split(dest, files):
     """The modules as one ROMFS image (written to dest/firmware.romfs) and what stays for littlefs:
     -> (image path, image sha256, {board path: local file} without the .mpy modules)."""
     image = os.path.join(dest, "firmware.romfs")
+    driver_file(dest)  # in the image: the display driver's code in flash with the rest
     build.romfs_image(dest, image)
     # the bundle too: it would put the modules back on the heap (main.py mounts it when it is there)
     rest = {p: f for p, f in files.items() if not p.endswith(".mpy") and p != "app.bundle"}
@@ -371,14 +377,15 @@ def main(argv):
         rom_hash = None
     copy, delete = plan(local, device)
     send_rom = code == "rom" and rom_hash != image_hash
-    need_driver = o["driver"] and DRIVER not in device
+    # With the modules in ROM the driver is in the image (rom_split), frozen builds have it frozen in.
+    need_driver = o["driver"] and (code == "rom" or (code == "ram" and DRIVER not in device))
     driver = driver_file(dest) if need_driver else None
     if need_driver and driver is None:
         print(
             "the SSD1306 driver is not installed on this laptop (pip install -r requirements.txt): "
             "the board will run without its display"
         )
-    if driver is not None:
+    if driver is not None and code == "ram":
         files[DRIVER] = driver
         copy.append(DRIVER)
     if code == "rom":
@@ -387,7 +394,8 @@ def main(argv):
         where = "modules frozen in the board's MicroPython"
     else:
         where = "modules on littlefs"
-    among = ", the ssd1306 driver among them" if driver else ""
+    among = ", the ssd1306 driver among them" if driver and code == "ram" else ""
+    among = ", the ssd1306 driver in the image" if driver and code == "rom" else among
     print(
         "deploy for %s, %s, compared with %s: %d of %d files to copy, %d to delete%s"
         % (march, where, source, len(copy), len(files), len(delete), among)
@@ -414,7 +422,7 @@ def main(argv):
             raise SystemExit("mpremote failed while copying: run make deploy again (it resumes)")
     if code == "rom":
         local[ROMFS] = image_hash
-    if driver is not None:
+    if driver is not None and code == "ram":
         local[DRIVER] = sha256(driver)
     elif DRIVER in device:
         local[DRIVER] = device[DRIVER]  # so the next dry run knows the board has it

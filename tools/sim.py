@@ -41,12 +41,16 @@ SCRIPT_HEAP = {"rom": 5 * 1024, "ram": 10 * 1024}
 # would take inside it (--hal: the difference, less than 0 when the Pico's HAL is the bigger), so that the
 # firmware has the Pico's heap less the Pico's HAL, as on a Pico. Measured by bench/heapmap.py (kept true
 # by tests/host/test_heapmap.py), in this port's bytes: the sim's modules and objects; the Pico's modules
-# loaded here on fakes of machine and rp2, and its objects as measured on the emulated Pico (7,584 bytes)
-# times HEAP_RATIO (an overcount: its byte buffers are the same size here). The interned-name pools are
-# left out of both: they are the firmware's either way.
+# loaded here on fakes of machine and rp2, and its objects as measured on the emulated Pico (7,584 bytes):
+# their byte buffers are the same size here (PICO_BUFFERS: the display's frame, the LED chains' words
+# 4 x 397, the USB line buffer), the rest is objects, times HEAP_RATIO. With the code in ROM the display
+# driver's code is in the image (tools/deploy.py), not in the heap: DRIVER_CODE less (its row in
+# bench/heapmap.py, RAM less ROM). The interned-name pools are left out: they are the firmware's either way.
 SIM_HAL = {"rom": 14912, "ram": 24928}
-PICO_OBJECTS = 10769
-PICO_HAL = {"rom": 5824 + PICO_OBJECTS, "ram": 9760 + PICO_OBJECTS}
+PICO_BUFFERS = 1024 + 4 * 397 + 1026
+PICO_OBJECTS = int((7584 - PICO_BUFFERS) * HEAP_RATIO) + PICO_BUFFERS
+DRIVER_CODE = 1632
+PICO_HAL = {"rom": 5824 + PICO_OBJECTS - DRIVER_CODE, "ram": 9760 + PICO_OBJECTS}
 # The GC's own tables take about 1/80 of what -X heapsize gives (290816 bytes -> 287360 usable):
 # the heap grown for the image grows them too.
 GC_TABLES = 290816 / 287360

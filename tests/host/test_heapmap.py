@@ -28,10 +28,26 @@ def _near(got, want):
 
 
 def test_the_sims_hal_and_the_picos_as_measured():
+    driver = {}
     for code in ("rom", "ram"):
         rows = _rows(code)
         sim = rows["sim.flash, sim.parts, sim.hal (the sim's HAL)"] + rows["the HAL's objects"]
         assert _near(sim, launcher.SIM_HAL[code]), (code, sim, launcher.SIM_HAL[code])
         pico_modules = rows["hal.rp2, hal.ws2812 (the Pico's HAL; its names aside)"]
-        want = launcher.PICO_HAL[code] - launcher.PICO_OBJECTS
+        driver[code] = rows["ssd1306 (the Pico's display driver; its names aside)"]
+        in_flash = launcher.DRIVER_CODE if code == "rom" else 0
+        want = launcher.PICO_HAL[code] - launcher.PICO_OBJECTS + in_flash
         assert _near(pico_modules, want), (code, pico_modules, want)
+    # the driver's code, which a ROM image keeps in flash (tools/deploy.py puts the driver in it)
+    assert _near(driver["ram"] - driver["rom"], launcher.DRIVER_CODE), (driver, launcher.DRIVER_CODE)
+
+
+def test_the_picos_byte_buffers_are_the_reference_boards():
+    # Counted at their own size, not scaled as objects are: the display's frame, one word an LED, the
+    # USB link's line buffer (one over the longest line, and its one-byte chunk).
+    from board import boardfile
+    from hal.lines import MAX_LINE
+
+    b = boardfile.load(os.path.join(ROOT, "hardware", "board.json"))
+    frame = b.display["width"] * b.display["height"] // 8
+    assert frame + 4 * b.led_count + MAX_LINE + 2 == launcher.PICO_BUFFERS
