@@ -15,7 +15,7 @@ _table = None
 def _make_table():
     from array import array
 
-    t = array("I", bytes(1024))  # from bytes: [0] * 256 was a 2 KB list on the way (a pointer an entry)
+    t = array("I", range(256))  # [array rule]
     for n in range(256):
         c = n
         for _ in range(8):

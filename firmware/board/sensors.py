@@ -31,7 +31,10 @@ class Sensors:
         self._ring = ring
         self.pegs_rest = pegs_rest
         self.state = bytearray(nbytes)  # debounced reading
-        self._since = array("i", bytes(32 * nbytes))  # each bit's last debounced edge (from bytes: no list)
+        # each bit's last debounced edge, set at the first sane reading (_resync) [array rule]
+        self._since = array("i", range(8 * nbytes))
+        for i in range(8 * nbytes):
+            self._since[i] = 0
         self.fault = 0  # an edges.FAULT_* while the chain is not believed
         self._resync = True  # take the next sane reading as the baseline, without taps
         self._last_on = 0  # tick a hole was last seen on (pegs_rest boards)
@@ -142,12 +145,14 @@ def from_board(board_def, ring, present_is_set=True):
     present_is_set: the HAL hands over bits with 1 = peg/tap present (the HAL contract), so an
     active-low chain has already been inverted, its tied inputs too.
     """
-    # From bytes, not a list: [-1] * 384 was a 3 KB block at boot (a pointer an entry here) for a 768-byte
-    # array, and a 96 KB run found no room for it. 0xffff is -1 whatever the byte order.
-    bit_hole = array("h", b"\xff\xff" * board_def.sensor_bits)
+    # [array rule]
+    bit_hole = array("h", range(board_def.sensor_bits))
+    for bit in range(board_def.sensor_bits):
+        bit_hole[bit] = -1
     for side in range(board_def.sides):
-        for i, bit in enumerate(board_def.sensor_track[side]):
-            bit_hole[bit] = hole_id(side, i + 1)
+        track = board_def.sensor_track[side]
+        for i in range(len(track)):  # not enumerate: a tuple a hole, 11 KB of garbage here at boot
+            bit_hole[track[i]] = hole_id(side, i + 1)
         for bit in board_def.sensor_start[side]:
             bit_hole[bit] = hole_id(side, 0)
     bit_hole[board_def.sensor_game] = GAME

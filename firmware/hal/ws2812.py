@@ -71,7 +71,7 @@ class Chains:
             dma = rp2.DMA()
             # Words, read address walking the array, write address fixed on the FIFO, paced by its DREQ.
             ctrl = dma.pack_ctrl(size=2, inc_write=False, treq_sel=(pio << 3) + sm_id)
-            words = array("I", bytes(4 * counts[i]))  # from bytes, not a list of a pointer a word
+            words = array("I", range(counts[i]))  # packed before each send [array rule]
             self._chains.append((sm, dma, ctrl, words, start, counts[i]))
             start += counts[i]
         self._frame_us = (max(counts) + _FIFO_LEDS) * _US_PER_LED + _LATCH_US

@@ -52,6 +52,33 @@ def test_the_sensor_tables_need_no_block_bigger_than_their_own():
     assert list(s._since) == [0] * b.sensor_bits
 
 
+def _garbage(make):
+    """-> (what make() left held, what it allocated and dropped on the way), in bytes of this heap."""
+    gc.collect()
+    before = gc.mem_alloc()
+    gc.disable()
+    try:
+        got = make()
+        peak = gc.mem_alloc()
+    finally:
+        gc.enable()
+    gc.collect()
+    held = gc.mem_alloc() - before
+    return got, held, peak - before - held
+
+
+def test_the_sensor_tables_leave_no_garbage_as_big_as_a_table():
+    # bytes(1536) on the way to the 1,536-byte array of debounce times was a second 1.5 KB block, and at
+    # 96 KB in ROM the board found no room for it at boot ([array rule] docs/memory.md).
+    b = reference()
+    ring = edges.Ring(32)
+    table = sensors.from_board(b, ring)._bit_hole
+    s, held, dropped = _garbage(lambda: sensors.Sensors(b.sensor_bits // 8, table, ring))
+    assert held >= 4 * b.sensor_bits  # the debounce times are kept
+    assert dropped < 1024, dropped  # a few small objects, not a second 1,536-byte block
+    assert list(s._since) == [0] * b.sensor_bits
+
+
 def test_the_crc_table_needs_no_block_bigger_than_its_own():
     crc._table = None  # made again, in the holes
     holes = Holes(1536)  # the table is 1,024 bytes
