@@ -27,12 +27,13 @@ class SyncReport:
         self.acked = None  # type: int | None  # the seq the board was told is stored (None: an older board)
 
     def __str__(self):
-        text = "board %s: %d new events (seq %d..%d), %d pages" % (
+        text = "board %s: %d new events (seq %d..%d), stored in %d batch%s" % (
             self.board,
             self.added,
             self.start,
             max(self.start, self.end - 1),
             self.pages,
+            "" if self.pages == 1 else "es",
         )
         if self.missing:
             text += "; seqs %d..%d were gone from the board before this laptop saw them" % self.missing

@@ -50,6 +50,10 @@ def test_sync_stores_every_event_once(history_db, older, monkeypatch):
     assert rep.added == 150 and rep.pages == len(seen) - 1 == (
         6 if older else 1
     )  # seen: the start, then each page
+    # "1 pages" after a streamed sync read oddly: the batches stored, worded as counted
+    assert str(rep).endswith(
+        "150 new events (seq 1..150), stored in %s" % ("6 batches" if older else "1 batch")
+    )
     rows = stored(con)
     assert [s for s, _ in rows] == list(range(1, 151))
     assert rows[0][1]["t"] == "setup" and rows[1][1] == {"t": "dealer", "p": 0}
