@@ -260,23 +260,18 @@ def _peg(m, ev, trusted, dry):
 def _not_turn(m, s, kind):
     # Why side s's hand or crib (kind) does not count now, or None. (The show's place is an index,
     # not next_show()'s tuple: the boot replay asks this for every show.)
-    why = _closed(m)
-    if why is None:
-        i = m._show_order(m.shown)  # -1 when the show is over; the players' hands, then the crib
-        if i < 0:
-            why = "the show of this deal is over: next deal"
-        elif (
-            kind != ("crib" if i == m.players else "hand")
-            or s != ((m._d + 1 + i) % m.players if i < m.players else m._d) % m.sides
-        ):
-            nxt = m.next_show()
-            why = "out of order: %s's %s counts next, not %s's %s" % (
-                m.names[nxt[0]],
-                nxt[1],
-                m.names[s],
-                kind,
-            )
-    return why
+    if m._d < 0 or m.game_over:  # _closed's test, here too: the boot replay asks this at every show
+        return _closed(m)
+    i = m._show_order(m.shown)  # -1 when the show is over; the players' hands, then the crib
+    if i < 0:
+        return "the show of this deal is over: next deal"
+    if (
+        kind != ("crib" if i == m.players else "hand")
+        or s != ((m._d + 1 + i) % m.players if i < m.players else m._d) % m.sides
+    ):
+        nxt = m.next_show()
+        return "out of order: %s's %s counts next, not %s's %s" % (m.names[nxt[0]], nxt[1], m.names[s], kind)
+    return None
 
 
 def _turn(m, s, kind):
@@ -294,15 +289,15 @@ def _not_countable(m, s, kind):
 
 def _no_starter(m, c):
     # Why card c cannot be turned as the starter now, or None.
-    why = _closed(m)
-    if why is None:
-        if m.starter is not None:
-            why = "the starter is already %s" % format_card(m.starter)
-        elif m.shown:
-            why = "the show has begun: too late for the starter"
-        elif m.heels and c >> 2 != JACK:
-            why = "his heels was pegged but %s is not a jack" % format_card(c)
-    return why
+    if m._d < 0 or m.game_over:  # _closed's test, here too: the boot replay asks this at every starter
+        return _closed(m)
+    if m.starter is not None:
+        return "the starter is already %s" % format_card(m.starter)
+    if m.shown:
+        return "the show has begun: too late for the starter"
+    if m.heels and c >> 2 != JACK:
+        return "his heels was pegged but %s is not a jack" % format_card(c)
+    return None
 
 
 def _starter(m, ev, trusted, dry):
@@ -317,15 +312,15 @@ def _not_in_play(m, p):
     # Why player p (a seat of the match) cannot lay or say go now, or None. A player who went out
     # during this play (three-handed continued play) still lays the cards in hand, for the count;
     # what they would score is not pegged.
-    why = _closed(m)
-    if why is None:
-        if m.starter is None:
-            why = "turn the starter before the play"
-        elif m.shown:
-            why = "the play is over: the show has begun"
-        elif p not in m._seats:
-            why = "%s is out of this game" % _who(m, p)
-    return why
+    if m._d < 0 or m.game_over:  # _closed's test, here too: the boot replay asks this at every lay
+        return _closed(m)
+    if m.starter is None:
+        return "turn the starter before the play"
+    if m.shown:
+        return "the play is over: the show has begun"
+    if p not in m._seats:
+        return "%s is out of this game" % _who(m, p)
+    return None
 
 
 def _player_in_play(m, ev):
