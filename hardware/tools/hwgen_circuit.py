@@ -435,7 +435,7 @@ def place(board, parts):
             xs = [hole_x[b] for b in range(8 * k, 8 * k + 8) if b in hole_x]
             want.append((sum(xs) / len(xs) + (k // 16 - 1) * 11.5, p))
         want.sort(key=lambda t: t[0])
-        slot, lo, hi = 14.0, x0 + 9.0, x1 - 30.0
+        slot, lo, hi = 14.0, x0 + 9.0, x1 - 33.0  # the last chip clear of the header by its pins' vias
         xs = []
         for w, _ in want:
             xs.append(max(w, xs[-1] + slot if xs else lo))
@@ -443,7 +443,8 @@ def place(board, parts):
             top = hi if i == len(xs) - 1 else xs[i + 1] - slot
             xs[i] = min(xs[i], top)
         for (_, p), x in zip(want, xs, strict=True):
-            # turned so SH/LD and CLK (pins 1, 2) face the clock and latch lines at the band's bottom
+            # turned 180 on the back: SH/LD and CLK (pins 1, 2) at the top, where the router drops them
+            # to the clock and latch lines along the band's bottom off the back (kicad_pcb.Router.bus)
             p.x, p.y, p.rot, p.side = x, band, 180.0, "B"  # beside the hall switches' tracks
             cap = by["C%d" % (400 + int(p.ref[1:]))]
             cap.x, cap.y, cap.rot, cap.side = x - 7.4, band, 90.0, "B"  # clear of the pins' vias

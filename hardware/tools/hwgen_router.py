@@ -1,4 +1,5 @@
-# A grid router for the circuit boards: A* over a 2-layer grid (F.Cu, B.Cu) with vias, net by net.
+# A grid router for the circuit boards: A* over the outer layers (F.Cu, B.Cu) and, dearer, the inner
+# 5 V plane's layer (In2.Cu, whose zone fills around the few tracks that need it), with vias, net by net.
 # The power rails are planes on the inner layers, so each of their SMD pads only needs a short
 # "fan-out" to a via; every other net is routed pad to pad as a tree. Plain CPython, no packages:
 # it runs inside KiCad's own python3 next to pcbnew, reading the real pad shapes.
@@ -12,6 +13,11 @@ VIA = 0.6  # via pad diameter
 DRILL = 0.3
 EDGE = 0.35  # copper to the board edge
 GRID = 0.325
+# 0 F.Cu, 1 B.Cu, 2 In2.Cu: the +5V_SW plane's layer takes the signals the outer layers have no room
+# for (leg1: 31 connections unrouted on two layers, 20 on three); a step there costs more, so the
+# plane stays whole
+LAYERS = 3
+STEP = (1, 1, 3)
 HOLE_GAP = 0.3  # drilled hole to drilled hole  # half the TSSOP pin pitch: pins land on the grid
 
 
@@ -26,12 +32,12 @@ class Grid:
         n = self.nx * self.ny
         # classes: 0 = centre of a signal track, 1 = centre of a power track, 2 = centre of a via
         self.half = (TRACK / 2, POWER_TRACK / 2, VIA / 2)
-        self.maps = [[[0] * n for _ in range(3)] for _ in range(2)]
+        self.maps = [[[0] * n for _ in range(3)] for _ in range(LAYERS)]
         self.holes = bytearray(n)  # 1: too near a drilled hole for another via
         self.rect = rect
         for c in range(3):
             m = EDGE + self.half[c]
-            for L in range(2):
+            for L in range(LAYERS):
                 self._block_outside(self.maps[L][c], x0 + m, y0 + m, x1 - m, y1 - m)
 
     def _block_outside(self, cells, ax, ay, bx, by):
@@ -42,6 +48,13 @@ class Grid:
                 x = self.x0 + i * GRID
                 if not (ax <= x <= bx and ay <= y <= by):
                     cells[row + i] = -1
+
+    def copy(self):
+        g = Grid.__new__(Grid)
+        g.__dict__.update(self.__dict__)
+        g.maps = [[list(m) for m in layer] for layer in self.maps]
+        g.holes = bytearray(self.holes)
+        return g
 
     def xy(self, idx):
         return self.x0 + (idx % self.nx) * GRID, self.y0 + (idx // self.nx) * GRID
@@ -87,12 +100,23 @@ class Grid:
                 self._mark(L, c, net, self._rect_cells(ax - m, ay - m, bx + m, by + m))
 
     def add_disc(self, layers, net, x, y, r):
-        for L in layers:
-            for c in range(3):
-                self._mark(L, c, net, self._disc_cells(x, y, r + CLEAR + self.half[c] - 1e-6))
+        self.apply(net, self.disc_marks(layers, x, y, r))
 
     def add_segment(self, L, net, x0, y0, x1, y1, width):
+        self.apply(net, self.segment_marks(L, x0, y0, x1, y1, width))
+
+    def apply(self, net, marks):
+        """Claim the cells of marks [(layer, class, cells)] for net (kept, so a rip-up can replay them)."""
+        for L, c, cells in marks:
+            self._mark(L, c, net, cells)
+
+    def disc_marks(self, layers, x, y, r):
+        half = self.half
+        return [(L, c, self._disc_cells(x, y, r + CLEAR + half[c] - 1e-6)) for L in layers for c in range(3)]
+
+    def segment_marks(self, L, x0, y0, x1, y1, width):
         hw = width / 2
+        out = []
         for c in range(3):
             m = hw + CLEAR + self.half[c] - 1e-6
             cells = []
@@ -100,7 +124,8 @@ class Grid:
                 cx, cy = self.xy(idx)
                 if _dist_seg(cx, cy, x0, y0, x1, y1) <= m:
                     cells.append(idx)
-            self._mark(L, c, net, cells)
+            out.append((L, c, cells))
+        return out
 
     def add_hole(self, x, y, drill):
         for idx in self._disc_cells(x, y, drill / 2 + HOLE_GAP + DRILL / 2 - 1e-6):
@@ -109,9 +134,11 @@ class Grid:
     def via_ok(self, idx, net):
         if self.holes[idx]:
             return False
-        a = self.maps[0][2][idx]
-        b = self.maps[1][2][idx]
-        return (a == 0 or a == net) and (b == 0 or b == net)
+        for L in range(LAYERS):  # a through via: every layer
+            v = self.maps[L][2][idx]
+            if v != 0 and v != net:
+                return False
+        return True
 
     def free(self, L, c, idx, net):
         v = self.maps[L][c][idx]
@@ -126,8 +153,9 @@ def _dist_seg(px, py, ax, ay, bx, by):
     return math.hypot(px - qx, py - qy)
 
 
-def search(grid, net, starts, goal, cls=0, via_cost=12, max_nodes=400000, hcost=None):
-    """A* from starts (set of (layer, idx)) to any state where goal(layer, idx) is true.
+def search(grid, net, starts, goal, cls=0, via_cost=12, max_nodes=400000, hcost=None, soft=None, soft_cost=0):
+    """A* from starts (set of (layer, idx)) to any state where goal(layer, idx) is true. With soft (a
+    grid holding more copper than grid), a step soft finds taken costs soft_cost more.
 
     Returns the path as a list of (layer, idx), start first, or None.
     """
@@ -173,18 +201,23 @@ def search(grid, net, starts, goal, cls=0, via_cost=12, max_nodes=400000, hcost=
             v = m[nb]
             if v != 0 and v != net:
                 continue
-            ng = g + 1 + (hcost[nb] if hcost is not None and k < 2 else 0)
+            ng = g + STEP[L] + (hcost[nb] if hcost is not None and k < 2 else 0)
+            if soft is not None:
+                sv = soft.maps[L][cls][nb]
+                if sv != 0 and sv != net:
+                    ng += soft_cost
             t = (L, nb)
             if ng < cost.get(t, 1e18):
                 cost[t] = ng
                 came[t] = s
                 heapq.heappush(openq, (ng + h(nb), ng, t))
-        # a via to the other layer
-        other = 1 - L
+        # a via to another layer
         if grid.via_ok(idx, net):
-            ng = g + via_cost
-            t = (other, idx)
-            if ng < cost.get(t, 1e18):
+            ng = g + via_cost + (soft_cost if soft is not None and not soft.via_ok(idx, net) else 0)
+            for other in range(LAYERS):
+                t = (other, idx)
+                if other == L or ng >= cost.get(t, 1e18):
+                    continue
                 cost[t] = ng
                 came[t] = s
                 heapq.heappush(openq, (ng + h(idx), ng, t))

@@ -13,12 +13,14 @@ import pcbnew
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hwgen_router as R  # noqa: E402
 from hwgen_footprints import BODY, FOOTPRINTS  # noqa: E402
+from hwgen_ripup import RipUp  # noqa: E402
 
 PLANES = {"GND": pcbnew.In1_Cu, "+5V_SW": pcbnew.In2_Cu}
 WIDE = {"VBUS": 1.0, "+5V": 0.8}  # the power entry carries up to 3 A
 CELL_PARTS = ("LED_WS2812B_5050", "C_0603", "SOT-23")  # the parts of a hole
 CELL_VIA_X = 99.0  # (a tighter window, 2.6 mm, left the corridors free but routed worse)
 MM = pcbnew.FromMM
+COPPER = (pcbnew.F_Cu, pcbnew.B_Cu, pcbnew.In2_Cu)  # the router's layers 0, 1, 2
 
 
 def _pt(x, y):
@@ -137,13 +139,16 @@ def pad_layers(pad):
         out.append(0)
     if pad.IsOnLayer(pcbnew.B_Cu):
         out.append(1)
+    if pad.IsOnLayer(pcbnew.In2_Cu):
+        out.append(2)
     return out
 
 
-class Router:
+class Router(RipUp):
     """Routes one board: fan-outs of plane pads to vias, then every other net as a tree."""
 
     def __init__(self, b, rect):
+        RipUp.__init__(self)
         self.b = b
         self.grid = R.Grid(rect)
         self.net_id = {}
@@ -171,7 +176,7 @@ class Router:
                     )
                 if pad.GetAttribute() == pcbnew.PAD_ATTRIB_NPTH:
                     x, y = pcbnew.ToMM(pad.GetPosition().x), pcbnew.ToMM(pad.GetPosition().y)
-                    for L in (0, 1):
+                    for L in range(R.LAYERS):
                         for c in range(3):
                             r = pcbnew.ToMM(pad.GetDrillSize().x) / 2 + R.CLEAR + self.grid.half[c]
                             for idx in self.grid._disc_cells(x, y, r):
@@ -232,30 +237,35 @@ class Router:
 
     def _commit(self, net, nid, path, cls, width):
         tracks, vias = R.path_to_copper(self.grid, path)
-        netinfo = self.b.FindNet(net)
         for L, x0, y0, x1, y1 in tracks:
-            t = pcbnew.PCB_TRACK(self.b)
-            t.SetStart(_pt(x0, y0))
-            t.SetEnd(_pt(x1, y1))
-            t.SetWidth(MM(width))
-            t.SetLayer(pcbnew.F_Cu if L == 0 else pcbnew.B_Cu)
-            t.SetNet(netinfo)
-            self.b.Add(t)
-            self.grid.add_segment(L, nid, x0, y0, x1, y1, width)
+            self.record(("t", L, x0, y0, x1, y1, width, nid))
         for x, y in vias:
             self.add_via(net, nid, x, y)
 
     def add_via(self, net, nid, x, y):
-        self.grid.add_hole(x, y, R.DRILL)
-        v = pcbnew.PCB_VIA(self.b)
-        v.SetPosition(_pt(x, y))
-        v.SetViaType(pcbnew.VIATYPE_THROUGH)
-        v.SetLayerPair(pcbnew.F_Cu, pcbnew.B_Cu)
-        v.SetWidth(MM(R.VIA))
-        v.SetDrill(MM(R.DRILL))
-        v.SetNet(self.b.FindNet(net))
-        self.b.Add(v)
-        self.grid.add_disc((0, 1), nid, x, y, R.VIA / 2)
+        self.record(("v", x, y, nid))
+
+    def emit(self):
+        """The copper the router kept, as KiCad tracks and vias."""
+        names = {nid: name for name, nid in self.net_id.items()}
+        for recs in self.rec.values():
+            for r, _ in recs:
+                net = self.b.FindNet(names[r[-1]])
+                if r[0] == "t":
+                    t = pcbnew.PCB_TRACK(self.b)
+                    t.SetStart(_pt(r[2], r[3]))
+                    t.SetEnd(_pt(r[4], r[5]))
+                    t.SetWidth(MM(r[6]))
+                    t.SetLayer(COPPER[r[1]])
+                else:
+                    t = pcbnew.PCB_VIA(self.b)
+                    t.SetPosition(_pt(r[1], r[2]))
+                    t.SetViaType(pcbnew.VIATYPE_THROUGH)
+                    t.SetLayerPair(pcbnew.F_Cu, pcbnew.B_Cu)
+                    t.SetWidth(MM(R.VIA))
+                    t.SetDrill(MM(R.DRILL))
+                t.SetNet(net)
+                self.b.Add(t)
 
     def fanout(self, pad, net, nid, box, layers):
         """A short track from an SMD pad of a plane net to a via of its own."""
@@ -287,6 +297,8 @@ class Router:
         self.add_via(net, nid, x, y)
 
     def route_net(self, net, members, extra=None):
+        """Route net as a tree (from extra's cells, or its first member); returns what failed."""
+        failed = []
         nid = self.net_id[net]
         g = self.grid
         width = WIDE.get(net, R.TRACK)
@@ -335,17 +347,21 @@ class Router:
                 path = R.search(g, nid, [s for s in tree if g.free(s[0], 0, s[1], nid)], goal0, cls=0)
                 use_cls, use_width, target = 0, R.TRACK, target0
             if not path:
-                self.failed.append((net, m[0].GetParent().GetReference(), m[0].GetNumber()))
+                failed.append((net, m[0].GetParent().GetReference(), m[0].GetNumber()))
                 continue
             self._commit(net, nid, path, use_cls, use_width)
             tree.update(path)
             tree.update(target)
             done.append(m)
+        return failed
 
-    def bus(self, net, members, y):
-        """Clock and latch: a straight F.Cu line along the bottom of the band of chips, a via beside
-        each chip's pin; the header joins the line by the router. Built first, so nothing else
-        crosses the band's bottom, and nothing needs to: the chips' other pins face up."""
+    def bus(self, net, members, y, layer, step):
+        """Clock and latch: a straight F.Cu line along the bottom of the band of chips. Each chip's pin
+        (at the band's top) gets a via straight out beside it, `step` grid cells further out for the
+        second bus, and drops to the line on `layer` (the lower line's drop on In2.Cu, so it passes
+        under the upper line). The drops run off the back, so they never wall in the chip's inputs
+        below them (routed on B.Cu, they did: the H input, pin 6, of 10 chips a leg); the header
+        joins the line by the router. Built first, so nothing else crosses the band's bottom."""
         g = self.grid
         nid = self.net_id[net]
         ys = round((y - g.y0) / R.GRID) * R.GRID + g.y0
@@ -358,39 +374,52 @@ class Router:
             chip_x = pcbnew.ToMM(m[0].GetParent().GetPosition().x)
             out = 1 if (box[0] + box[2]) / 2 > chip_x else -1  # away from the chip's body
             edge = box[2] if out > 0 else box[0]
-            px = round((edge + out * 0.85 - g.x0) / R.GRID) * R.GRID + g.x0
+            py = round(((box[1] + box[3]) / 2 - g.y0) / R.GRID) * R.GRID + g.y0
+            px = round((edge + out * 0.85 - g.x0) / R.GRID) * R.GRID + g.x0 + out * step * R.GRID
             for _ in range(20):
-                if g.via_ok(g.cell(px, ys), nid):
+                if self._drop_ok(nid, px, py, ys, layer):
                     break
                 px += out * R.GRID
             else:
                 self.failed.append((net, m[0].GetParent().GetReference(), m[0].GetNumber()))
                 continue
-            self.add_via(net, nid, px, ys)
+            self.add_via(net, nid, px, py)
+            self._track(net, nid, layer, px, py, px, ys)
+            if layer != 0:
+                self.add_via(net, nid, px, ys)
             line.append(px)
-            self.route_net(net, [m], extra=[(1, g.cell(px, ys))])
+            self.failed += self.route_net(net, [m], extra=[(1, g.cell(px, py))])
         x0, x1 = min(line), max(line)
-        t = pcbnew.PCB_TRACK(self.b)
-        t.SetStart(_pt(x0, ys))
-        t.SetEnd(_pt(x1, ys))
-        t.SetWidth(MM(R.TRACK))
-        t.SetLayer(pcbnew.F_Cu)
-        t.SetNet(self.b.FindNet(net))
-        self.b.Add(t)
-        g.add_segment(0, nid, x0, ys, x1, ys, R.TRACK)
+        self._track(net, nid, 0, x0, ys, x1, ys)
         rest = [m for m in members if m not in smd]
         cells = [(0, idx) for idx in g._rect_cells(x0, ys, x1, ys)]
         if rest:
-            self.route_net(net, rest, extra=cells)
+            self.failed += self.route_net(net, rest, extra=cells)
+
+    def _drop_ok(self, nid, px, py, ys, layer):
+        g = self.grid
+        if not g.via_ok(g.cell(px, py), nid) or (layer != 0 and not g.via_ok(g.cell(px, ys), nid)):
+            return False
+        return all(g.free(layer, 0, idx, nid) for idx in g._rect_cells(px, min(py, ys), px, max(py, ys)))
+
+    def _track(self, net, nid, L, x0, y0, x1, y1):
+        t = pcbnew.PCB_TRACK(self.b)
+        t.SetStart(_pt(x0, y0))
+        t.SetEnd(_pt(x1, y1))
+        t.SetWidth(MM(R.TRACK))
+        t.SetLayer(COPPER[L])
+        t.SetNet(self.b.FindNet(net))
+        self.b.Add(t)
+        self.grid.add_segment(L, nid, x0, y0, x1, y1, R.TRACK)
 
     def run(self, buses=None):
         by_net = {}
         for pad, name, nid, box, layers in self.pads:
             if name:
                 by_net.setdefault(name, []).append((pad, name, nid, box, layers))
-        for net, y in (buses or {}).items():
+        for net, (y, layer, step) in (buses or {}).items():
             if net in by_net:
-                self.bus(net, by_net[net], y)
+                self.bus(net, by_net[net], y, layer, step)
         for net in PLANES:
             for pad, name, nid, box, layers in by_net.get(net, []):
                 if pad.GetAttribute() == pcbnew.PAD_ATTRIB_SMD:
@@ -409,9 +438,14 @@ class Router:
             first = 0  # (nearest-to-the-chips first routed worse: 58 left on leg1 against 31)
             order.append((rank, first, span, net, members))
         order.sort(key=lambda t: t[:4])
-        for _, _, _, net, members in order:
-            self.route_net(net, members)
-        return self.failed
+        self.settle()  # the buses and the fan-outs stay; the signals may be ripped up and routed again
+        nets = [(net, members) for _, _, _, net, members in order]
+        for net, members in nets:
+            self.owner = net
+            self.note(net, self.route_net(net, members))
+        self.retry(nets)
+        self.emit()
+        return self.failed + self.unrouted()
 
 
 def add_planes(b, rect):
@@ -508,6 +542,12 @@ def geometry(b, rect):
 
 
 def build(circuit, name, rect, out):
+    b, failed = route_once(circuit, name, rect)
+    return finish(b, name, rect, out, failed)
+
+
+def route_once(circuit, name, rect):
+    """A new board with every part of name placed, its planes, and every net routed."""
     b = new_board(rect)
     parts = [p for p in circuit["parts"] if p["board"] == name]
     used = sorted({n for p in parts for n in p["pins"].values()})
@@ -531,10 +571,15 @@ def build(circuit, name, rect, out):
         for idx in g._rect_cells(rect[0], band_top, rect[2], rect[3]):
             router.hcost[idx] = 2
     chips = [p for p in parts if p["kind"] == "sr"]
-    if chips:  # clock and latch ride the inner 5 V layer along the band of chips
+    if chips:  # clock and latch: lines along the bottom of the band of chips
         cy = _snap(chips[0]["y"], rect[1])
-        buses = {"LATCH5": cy + 2.275, "SCK5": cy + 1.625}  # pins 1 and 2 of a chip turned 180
-    failed = router.run(buses)
+        # (line y, layer of the drops, via offset): LATCH5 lowest, its drops under SCK5's line on In2
+        buses = {"LATCH5": (cy + 2.275, 2, 0), "SCK5": (cy + 1.625, 0, 3)}
+    return b, router.run(buses)
+
+
+def finish(b, name, rect, out, failed):
+    """Saved, its planes filled, checked by KiCad's DRC; the result for drc.json."""
     pcb = os.path.join(out, name + ".kicad_pcb")
     b.Save(pcb)
     b = pcbnew.LoadBoard(pcb)  # the filler needs a board with its connectivity built, as loaded
