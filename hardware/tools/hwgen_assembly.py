@@ -62,8 +62,8 @@ def assembly_md(board):
         "Each board is screwed to the back of the panel through its M3 holes (%d in all: two at the ends of "
         "each leg board, three down the controller's right side and top left): press an M3 heat-set insert "
         "into a blind hole in the panel's back at each crossed circle of `layout.svg` (not through), "
-        "screw a 10 mm standoff into each, and screw the board onto them, LEDs towards the panel. (Not yet: "
-        "the generated boards do not have these holes; see hardware/README.md, Mounting.)"
+        "screw a 10 mm standoff into each, and screw the board onto them, LEDs towards the panel. Nothing "
+        "conducting comes within 3.5 mm of a hole, so the screw heads touch no copper."
         % sum(len(at) for at in mounting(board).values()),
         "",
         "## 3. LEDs (%d x %s)" % (board.led_count, board.led_type),

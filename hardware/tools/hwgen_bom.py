@@ -91,7 +91,7 @@ def bom_rows(board, circuit=None):
         "legs": legs,
         "pegs": board.sides * 2 + 2,
         "mounting": len(board.layout["mounting"]["at"]),
-        "fixings": sum(len(at) for at in mounting(board).values()),
+        "fixings": sum(len(at) for at in circuit["mounting"].values()),
     }
     for part, value, package, mpn, second, count, note in EXTRAS:
         rows.append(

@@ -59,8 +59,9 @@ CATALOGUE = {
              "CP_Radial_D8.0mm_P3.50mm", "Panasonic EEU-FR1A102", "Nichicon UHE1A102MPD",
              "on the switched 5 V rail at the controller"),
     "usbc": ("USB-C receptacle", "USB 2.0 Type-C, power in", "SMD + THT shell",
-             "USB_C_Receptacle_GCT_USB4105",
-             "GCT USB4105-GF-A", "Korean Hroparts TYPE-C-31-M-12 (same land pattern)",
+             "USB_C_Receptacle_GCT_USB4105-xx-A_16P_TopMnt_Horizontal",
+             "GCT USB4105-GF-A",
+             "Korean Hroparts TYPE-C-31-M-12 (own land pattern: KiCad's USB_C_Receptacle_HRO_TYPE-C-31-M-12)",
              "5 V 3 A in; the Pico's own micro-USB stays the data link"),
     "pico": ("Microcontroller module", "Raspberry Pi Pico (Pico 2 also fits)", "castellated module",
              "RaspberryPi_Pico_SMD", "Raspberry Pi SC0915", "Raspberry Pi SC1631 (Pico 2)",
@@ -84,7 +85,7 @@ EXTRAS = (
     ("Screw + standoff", "M3 x 8, 10 mm standoff", "-", "Wurth 970100365", "Keystone 24336", "mounting",
      "one per mounting hole of the panel"),
     ("Screw + standoff", "M3 x 8, 10 mm standoff", "-", "Wurth 970100365", "Keystone 24336", "fixings",
-     "one per M3 hole of the circuit boards: the boards hang under the panel"),
+     "one per M3 hole of the circuit boards (MH1.. on each board): the boards hang under the panel"),
     ("Threaded insert", "M3 heat-set, 5.7 mm long", "-", "Ruthex RX-M3x5.7", "CNC Kitchen M3x5.7",
      "fixings", "pressed into the back of the panel at every board fixing (the template's crossed circles)"),
 )  # fmt: skip
@@ -140,6 +141,7 @@ def leg_boards(board):
 # The controller: down its right edge (top, and beside the record rows) and top left beside the Pico;
 # the rest of its area is the Pico, the cable headers and the 14 mm key matrix, with no 7 mm gap.
 LEG_HOLES_X = (33.0, 301.0)
+REVISION = "1.0"  # of the circuit boards, printed on each; raise it with any change a fab would see
 CTRL_HOLES = ((310.0, 13.6), (382.0, 13.6), (382.0, 74.6))
 
 
@@ -277,7 +279,13 @@ def build(board):
     for p in parts:
         for pin, net in p.pins.items():
             nets.setdefault(net, []).append((p.ref, pin))
-    return {"parts": parts, "nets": nets, "boards": board_outlines(board)}
+    return {
+        "parts": parts,
+        "nets": nets,
+        "boards": board_outlines(board),
+        "mounting": mounting(board),
+        "title": "%s rev %s" % (board.name, REVISION),
+    }
 
 
 def _chip_boards(board, lits):
@@ -373,7 +381,11 @@ def _controller(board):
     )
     P.append(Part("C1102", "c100n", "ctrl", 0, 0, 0, "F", {"1": V3, "2": GND}))
     # power entry: USB-C, CC resistors, fuse, TVS, switch, Schottky, bulk capacitor
-    usb = {"A1": GND, "B1": GND, "S1": GND, "A4": VBUS, "B4": VBUS, "A5": "CC1", "B5": "CC2"}
+    # the receptacle's every GND and VBUS contact (the plug may sit either way up), CC1/CC2 to their
+    # 5.1 kohm; D+/D- (A6 A7 B6 B7) and SBU (A8 B8) are not used: the Pico's own USB is the data link
+    usb = {"S1": GND, "A5": "CC1", "B5": "CC2"}
+    usb.update({pin: GND for pin in ("A1", "B1", "A12", "B12")})
+    usb.update({pin: VBUS for pin in ("A4", "B4", "A9", "B9")})
     P.append(Part("J100", "usbc", "ctrl", 0, 0, 0, "F", usb))
     P.append(Part("R1", "r5k1", "ctrl", 0, 0, 0, "F", {"1": "CC1", "2": GND}))
     P.append(Part("R2", "r5k1", "ctrl", 0, 0, 0, "F", {"1": "CC2", "2": GND}))
@@ -506,6 +518,8 @@ def to_json(circuit):
             "parts": [p.as_dict() for p in circuit["parts"]],
             "nets": circuit["nets"],
             "boards": circuit["boards"],
+            "mounting": circuit["mounting"],
+            "title": circuit["title"],
         },
         indent=1,
         sort_keys=True,

@@ -1,6 +1,7 @@
 # Runs KiCad's side of `make hardware`: the boards (kicad_pcb.py), their DRC and the fabrication files
 # (kicad_fab.py) in the python that has KiCad's pcbnew module (Debian's kicad: /usr/bin/python3),
 # then the pictures of each board from what pcbnew read back.
+import gzip
 import hashlib
 import json
 import os
@@ -41,37 +42,93 @@ def boards(kicad_dir, circuit_json, names=None):
         return json.load(f)
 
 
-BUILDERS = ("kicad_pcb.py", "hwgen_router.py", "hwgen_footprints.py")
+BUILDERS = (
+    "kicad_pcb.py",
+    "hwgen_router.py",
+    "hwgen_ripup.py",
+    "hwgen_stitch.py",
+    "hwgen_silk.py",
+    "hwgen_footprints.py",
+)
+LIBRARY = os.path.join(os.path.dirname(HERE), "footprints", "kicad.pretty")  # KiCad's own footprints
+# The routed boards as last built, committed: routing all five takes minutes (rip-up and retry), so a
+# clean clone's `make test` and `make hardware` copy them when their stamp is this circuit's and
+# builder's, and build again only after a change (then `make hardware` refreshes this copy to commit).
+COMMITTED = os.path.join(os.path.dirname(HERE), "boards")
+KEPT = ("boards.stamp", "drc.json")  # and per board: .kicad_pcb, -pads.json, -drc.txt
 
 
 def _stamp(circuit_json):
     h = hashlib.sha256()
     with open(circuit_json, "rb") as f:
         h.update(f.read())
-    for name in BUILDERS:
-        with open(os.path.join(HERE, name), "rb") as f:
+    paths = [os.path.join(HERE, name) for name in BUILDERS]
+    paths += [os.path.join(LIBRARY, name) for name in sorted(os.listdir(LIBRARY))]
+    for path in paths:
+        with open(path, "rb") as f:
             h.update(f.read())
     return h.hexdigest()
 
 
-def ensure_boards(kicad_dir):
+def _packed(name):
+    """The committed copy's name: the big files gzipped (a leg board is 4.5 MB of text, 0.6 MB packed)."""
+    return name + ".gz" if name.endswith((".kicad_pcb", "-pads.json")) else name
+
+
+def _pack(src, dst):
+    if dst.endswith(".gz"):
+        with open(src, "rb") as f, gzip.GzipFile(dst, "wb", mtime=0) as g:  # mtime 0: same bytes each time
+            shutil.copyfileobj(f, g)
+    else:
+        shutil.copy(src, dst)
+
+
+def _unpack(src, dst):
+    if src.endswith(".gz"):
+        with gzip.open(src, "rb") as g, open(dst, "wb") as f:
+            shutil.copyfileobj(g, f)
+    else:
+        shutil.copy(src, dst)
+
+
+def _kept(names):
+    return list(KEPT) + [n + ext for n in names for ext in (".kicad_pcb", "-pads.json", "-drc.txt")]
+
+
+def _read(path):
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return f.read().strip()
+
+
+def ensure_boards(kicad_dir, keep=False):
     """The boards and their DRC for kicad_dir/circuit.json, built again only when the circuit or the
-    builder changed (so `make test` after `make hardware` reads them instead of routing again)."""
+    builder changed (so `make test` after `make hardware` reads them instead of routing again), else
+    copied from the committed boards when those were built from this very circuit and builder.
+    keep: after building, refresh the committed copy (make hardware)."""
     circuit_json = os.path.join(kicad_dir, "circuit.json")
     stamp_path = os.path.join(kicad_dir, "boards.stamp")
     stamp = _stamp(circuit_json)
     drc_path = os.path.join(kicad_dir, "drc.json")
-    if os.path.exists(stamp_path) and os.path.exists(drc_path):
-        with open(stamp_path) as f:
-            if f.read().strip() == stamp:
-                with open(drc_path) as g:
-                    return json.load(g)
-    if os.path.exists(drc_path):
-        os.remove(drc_path)
-    drc = boards(kicad_dir, circuit_json)
-    with open(stamp_path, "w") as f:
-        f.write(stamp)
-    return drc
+    if _read(stamp_path) != stamp or not os.path.exists(drc_path):
+        if _read(os.path.join(COMMITTED, "boards.stamp")) == stamp:
+            with open(os.path.join(COMMITTED, "drc.json")) as f:
+                names = sorted(json.load(f))
+            for name in _kept(names):
+                _unpack(os.path.join(COMMITTED, _packed(name)), os.path.join(kicad_dir, name))
+        else:
+            if os.path.exists(drc_path):
+                os.remove(drc_path)
+            drc = boards(kicad_dir, circuit_json)
+            with open(stamp_path, "w") as f:
+                f.write(stamp)
+            if keep:
+                os.makedirs(COMMITTED, exist_ok=True)
+                for name in _kept(sorted(drc)):
+                    _pack(os.path.join(kicad_dir, name), os.path.join(COMMITTED, _packed(name)))
+    with open(drc_path) as g:
+        return json.load(g)
 
 
 def fabrication(kicad_dir, fab_dir, names):
@@ -100,7 +157,7 @@ def main(argv=None):
     with open(os.path.join(kicad_dir, "circuit.json")) as f:
         names = [name for name, _ in json.load(f)["boards"]]
     try:
-        drc = ensure_boards(kicad_dir)
+        drc = ensure_boards(kicad_dir, keep=True)
     except KicadMissing as e:
         print(e, file=sys.stderr)
         return 2

@@ -1,5 +1,6 @@
 # Pictures of each circuit board (PNG), drawn from the geometry KiCad's pcbnew reads back from the
-# .kicad_pcb (kicad_pcb.geometry): copper of each side, holes, outline, references of the big parts.
+# .kicad_pcb (kicad_pcb.geometry): copper of each side, holes, mounting holes and keep-outs, pin-1 dots
+# and the title block, outline, references of the big parts.
 import json
 
 import matplotlib
@@ -49,6 +50,14 @@ def render(geom_path, png_path, side="F", dpi=200):
     for x, y, _ in g["vias"]:
         ax.add_patch(Circle((x, y), 0.3, color="#c0c0c0"))
         ax.add_patch(Circle((x, y), 0.15, color="#202020"))
+    for x, y, d in g.get("holes", ()):  # the M3 mounting holes and their 3.5 mm keep-out
+        ax.add_patch(Circle((x, y), 3.5, fill=False, edgecolor="#e0e0a0", linewidth=0.5, linestyle="--"))
+        ax.add_patch(Circle((x, y), d / 2, color="#202020"))
+    for kind, s, text, (a, b, c, d) in g.get("silk", ()):  # the title and the pin-1 dots of this side
+        if s == side and kind == "dot":
+            ax.add_patch(Circle(((a + c) / 2, (b + d) / 2), (c - a) / 2, color="white"))
+        elif s == side and kind == "text":
+            ax.text((a + c) / 2, (b + d) / 2, text, color="white", fontsize=6, ha="center", va="center")
     for part in g["parts"]:
         if part["ref"].startswith(LABELLED) and (part["side"] == side or part["ref"].startswith(("J", "M"))):
             ax.text(part["x"], part["y"], part["ref"], color="white", fontsize=5, ha="center", va="center")

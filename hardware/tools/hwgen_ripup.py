@@ -19,6 +19,7 @@ class RipUp:
         self.fails = {}  # net -> [(net, ref, pin)] it could not reach
         self.base = None  # the grid with the pads and the fixed copper only
         self.rounds = 0
+        self.kept = set()  # owners never ripped up (the stitching's copper, once it is laid)
 
     def record(self, r):
         marks = _marks(self.grid, r)
@@ -98,7 +99,7 @@ class RipUp:
             if self.grid.free(L, 0, idx, nid) and not (via and not self.grid.via_ok(idx, nid)):
                 continue
             for owner, recs in self.rec.items():
-                if owner in (FIXED, net) or owner in hit:
+                if owner in (FIXED, net) or owner in hit or owner in self.kept:
                     continue
                 for r, _ in recs:
                     if _near(r, L, x, y, via):

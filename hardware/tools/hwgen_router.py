@@ -17,6 +17,7 @@ GRID = 0.325
 # for (leg1: 31 connections unrouted on two layers, 20 on three); a step there costs more, so the
 # plane stays whole
 LAYERS = 3
+ROUTED = (0, 1, 2)  # the layers a search may use (the stitching pass keeps to the outer two)
 STEP = (1, 1, 3)
 HOLE_GAP = 0.3  # drilled hole to drilled hole  # half the TSSOP pin pitch: pins land on the grid
 
@@ -175,6 +176,8 @@ def search(grid, net, starts, goal, cls=0, via_cost=12, max_nodes=400000, hcost=
     came = {}
     cost = {}
     for s in starts:
+        if s[0] not in ROUTED:
+            continue
         cost[s] = 0
         came[s] = None
         heapq.heappush(openq, (h(s[1]), 0, s))
@@ -214,7 +217,7 @@ def search(grid, net, starts, goal, cls=0, via_cost=12, max_nodes=400000, hcost=
         # a via to another layer
         if grid.via_ok(idx, net):
             ng = g + via_cost + (soft_cost if soft is not None and not soft.via_ok(idx, net) else 0)
-            for other in range(LAYERS):
+            for other in ROUTED:
                 t = (other, idx)
                 if other == L or ng >= cost.get(t, 1e18):
                     continue

@@ -12,6 +12,8 @@ import pcbnew
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hwgen_router as R  # noqa: E402
+import hwgen_silk  # noqa: E402
+import hwgen_stitch  # noqa: E402
 from hwgen_footprints import BODY, FOOTPRINTS  # noqa: E402
 from hwgen_ripup import RipUp  # noqa: E402
 
@@ -61,6 +63,22 @@ def new_board(rect):
 
 
 def add_part(b, part, nets):
+    if part["footprint"] not in FOOTPRINTS:  # KiCad's own footprint, from hardware/footprints
+        fp = pcbnew.FootprintLoad(hwgen_silk.LIBRARY, part["footprint"])
+        fp.SetReference(part["ref"])
+        fp.SetValue(part["value"])
+        fp.Reference().SetVisible(False)
+        fp.Value().SetVisible(False)
+        for pad in fp.Pads():
+            net = part["pins"].get(pad.GetNumber())
+            if net:
+                pad.SetNet(nets[net])
+        fp.SetPosition(_pt(part["x"], part["y"]))
+        fp.SetOrientationDegrees(part["rot"])
+        if part["side"] == "B":
+            fp.Flip(_pt(part["x"], part["y"]), False)
+        b.Add(fp)
+        return fp
     fp = pcbnew.FOOTPRINT(b)
     fp.SetFPID(pcbnew.LIB_ID("cribboard", part["footprint"]))
     fp.SetReference(part["ref"])
@@ -155,6 +173,8 @@ class Router(RipUp):
         self.pads = []
         self.hcost = None  # extra cost of a sideways step, per cell (set by build for the leg boards)
         self.failed = []
+        self.members = {}
+        self.stubbed = set()  # nets with copper outside the router's records (never ripped up later)
         for fp in b.GetFootprints():
             for pad in fp.Pads():
                 name = pad.GetNetname()
@@ -192,6 +212,7 @@ class Router(RipUp):
             self.pads[i] = (pad, name, nid, self._stub(pad, name, nid, box), layers)
 
     def _stub(self, pad, net, nid, box):
+        self.stubbed.add(net)
         g = self.grid
         fp = pad.GetParent().GetPosition()
         fx, fy = pcbnew.ToMM(fp.x), pcbnew.ToMM(fp.y)
@@ -245,27 +266,33 @@ class Router(RipUp):
     def add_via(self, net, nid, x, y):
         self.record(("v", x, y, nid))
 
-    def emit(self):
-        """The copper the router kept, as KiCad tracks and vias."""
+    def emit(self, b=None, owners=None, nets=None):
+        """The copper the router kept (of owners, or all; of nets, or all), as KiCad tracks and vias on b
+        (or its own board)."""
+        b = b or self.b
         names = {nid: name for name, nid in self.net_id.items()}
-        for recs in self.rec.values():
+        for owner, recs in self.rec.items():
+            if owners is not None and owner not in owners:
+                continue
             for r, _ in recs:
-                net = self.b.FindNet(names[r[-1]])
+                if nets is not None and names[r[-1]] not in nets:
+                    continue
+                net = b.FindNet(names[r[-1]])
                 if r[0] == "t":
-                    t = pcbnew.PCB_TRACK(self.b)
+                    t = pcbnew.PCB_TRACK(b)
                     t.SetStart(_pt(r[2], r[3]))
                     t.SetEnd(_pt(r[4], r[5]))
                     t.SetWidth(MM(r[6]))
                     t.SetLayer(COPPER[r[1]])
                 else:
-                    t = pcbnew.PCB_VIA(self.b)
+                    t = pcbnew.PCB_VIA(b)
                     t.SetPosition(_pt(r[1], r[2]))
                     t.SetViaType(pcbnew.VIATYPE_THROUGH)
                     t.SetLayerPair(pcbnew.F_Cu, pcbnew.B_Cu)
                     t.SetWidth(MM(R.VIA))
                     t.SetDrill(MM(R.DRILL))
                 t.SetNet(net)
-                self.b.Add(t)
+                b.Add(t)
 
     def fanout(self, pad, net, nid, box, layers):
         """A short track from an SMD pad of a plane net to a via of its own."""
@@ -392,7 +419,9 @@ class Router(RipUp):
         x0, x1 = min(line), max(line)
         self._track(net, nid, 0, x0, ys, x1, ys)
         rest = [m for m in members if m not in smd]
-        cells = [(0, idx) for idx in g._rect_cells(x0, ys, x1, ys)]
+        # the line's own cells, one a grid step (a rectangle of zero height could round to no row at
+        # all, and then the header was silently never joined to the line)
+        cells = [(0, g.cell(x0 + i * R.GRID, ys)) for i in range(int(round((x1 - x0) / R.GRID)) + 1)]
         if rest:
             self.failed += self.route_net(net, rest, extra=cells)
 
@@ -443,6 +472,7 @@ class Router(RipUp):
         for net, members in nets:
             self.owner = net
             self.note(net, self.route_net(net, members))
+        self.members = dict(nets)  # kept for the stitching pass, which may rip a net up and route it again
         self.retry(nets)
         self.emit()
         return self.failed + self.unrouted()
@@ -490,9 +520,14 @@ def geometry(b, rect):
     """What the board file holds, read back through pcbnew: pads, tracks, vias, parts (tests, pictures)."""
     mm = pcbnew.ToMM
     pads, parts, tracks, vias = [], [], [], []
+    holes = []
     for fp in b.GetFootprints():
         pos = fp.GetPosition()
         side = "B" if fp.IsFlipped() else "F"
+        if fp.GetReference().startswith("MH"):  # a mounting hole: no part of the circuit
+            d = max(p.GetDrillSize().x for p in fp.Pads())
+            holes.append([round(mm(pos.x), 4), round(mm(pos.y), 4), round(mm(d), 3)])
+            continue
         parts.append(
             {
                 "ref": fp.GetReference(),
@@ -538,12 +573,35 @@ def geometry(b, rect):
                     t.GetNetname(),
                 ]
             )
-    return {"rect": rect, "parts": parts, "pads": pads, "tracks": tracks, "vias": vias}
+    silk = []  # what the silkscreen shows: [kind, side, text, box]; kind "ref", "text" or "dot"
+    for fp in b.GetFootprints():
+        t = fp.Reference()
+        if t.IsVisible() and t.GetLayer() in (pcbnew.F_SilkS, pcbnew.B_SilkS):
+            silk.append(
+                ["ref", "B" if t.GetLayer() == pcbnew.B_SilkS else "F", fp.GetReference(), _mm_box(t)]
+            )
+    for d in b.GetDrawings():
+        if d.GetLayer() not in (pcbnew.F_SilkS, pcbnew.B_SilkS):
+            continue
+        side = "B" if d.GetLayer() == pcbnew.B_SilkS else "F"
+        if d.GetClass() == "PCB_TEXT":
+            silk.append(["text", side, d.GetText(), _mm_box(d)])
+        elif d.GetClass() == "PCB_SHAPE" and d.GetShape() == pcbnew.SHAPE_T_CIRCLE:
+            silk.append(["dot", side, "", _mm_box(d)])
+    return {"rect": rect, "parts": parts, "pads": pads, "tracks": tracks, "vias": vias, "holes": holes,
+            "silk": silk}  # fmt: skip
+
+
+def _mm_box(item):
+    bb = item.GetBoundingBox()
+    return [round(pcbnew.ToMM(v), 4) for v in (bb.GetLeft(), bb.GetTop(), bb.GetRight(), bb.GetBottom())]
 
 
 def build(circuit, name, rect, out):
-    b, failed = route_once(circuit, name, rect)
-    return finish(b, name, rect, out, failed)
+    b, router, failed = route_once(circuit, name, rect)
+    kinds = {p["ref"]: p["kind"] for p in circuit["parts"] if p["board"] == name}
+    title = "%s  %s" % (name, circuit["title"])
+    return finish(b, name, rect, out, failed, router, (kinds, title))
 
 
 def route_once(circuit, name, rect):
@@ -562,7 +620,15 @@ def route_once(circuit, name, rect):
             p["x"], p["y"] = _snap(p["x"], rect[0]), _snap(p["y"], rect[1])
         add_part(b, p, nets)
     add_planes(b, rect)
+    holes = circuit["mounting"][name]
+    hwgen_silk.mounting_holes(b, holes)
     router = Router(b, rect)
+    for x, y in holes:  # the keep-out round each mounting hole, on every layer, vias included
+        g = router.grid
+        for L in range(R.LAYERS):
+            for c in range(3):
+                for idx in g._disc_cells(x, y, hwgen_silk.KEEP_OUT + g.half[c]):
+                    g.maps[L][c][idx] = -1
     buses = {}
     if name.startswith("leg"):  # hall signals run sideways between the tracks, not in the band of chips
         g = router.grid
@@ -575,21 +641,44 @@ def route_once(circuit, name, rect):
         cy = _snap(chips[0]["y"], rect[1])
         # (line y, layer of the drops, via offset): LATCH5 lowest, its drops under SCK5's line on In2
         buses = {"LATCH5": (cy + 2.275, 2, 0), "SCK5": (cy + 1.625, 0, 3)}
-    return b, router.run(buses)
+    return b, router, router.run(buses)
 
 
-def finish(b, name, rect, out, failed):
-    """Saved, its planes filled, checked by KiCad's DRC; the result for drc.json."""
+def finish(b, name, rect, out, failed, router=None, silk=None):
+    """Saved, its planes filled, checked by KiCad's DRC, what the check finds apart joined (hwgen_stitch)
+    and checked again; the result for drc.json."""
     pcb = os.path.join(out, name + ".kicad_pcb")
+    report = os.path.join(out, name + "-drc.txt")
     b.Save(pcb)
-    b = pcbnew.LoadBoard(pcb)  # the filler needs a board with its connectivity built, as loaded
-    b.BuildConnectivity()
-    pcbnew.ZONE_FILLER(b).Fill(b.Zones())
-    b.Save(pcb)
-    counts, _ = drc(b, os.path.join(out, name + "-drc.txt"))
+    stitched = []
+    joined = set()
+    for round_ in range(hwgen_stitch.ROUNDS + 1):
+        b = pcbnew.LoadBoard(pcb)  # the filler needs a board with its connectivity built, as loaded
+        b.BuildConnectivity()
+        pcbnew.ZONE_FILLER(b).Fill(b.Zones())
+        b.Save(pcb)
+        counts, text = drc(b, report)
+        pairs = hwgen_stitch.unconnected_pairs(text)
+        if not pairs or router is None or round_ == hwgen_stitch.ROUNDS:
+            break
+        left = hwgen_stitch.join(b, router, pairs, PLANES, joined)
+        stitched.append([len(pairs), [str(x) for x in left]])
+        b.Save(pcb)
+    homeless = None
+    if silk:  # last: the references keep clear of every via, the stitching's too
+        homeless = hwgen_silk.silkscreen(b, rect, *silk)
+        b.Save(pcb)
+        counts, text = drc(b, report)
     with open(os.path.join(out, name + "-pads.json"), "w") as f:
         json.dump(geometry(b, rect), f)
-    return {"board": name, "counts": counts, "router_failed": failed, "tracks": len(b.GetTracks())}
+    return {
+        "board": name,
+        "counts": counts,
+        "router_failed": failed,
+        "stitched": stitched,
+        "no_silk": homeless,
+        "tracks": len(b.GetTracks()),
+    }
 
 
 def main(argv):
@@ -603,7 +692,7 @@ def main(argv):
     if os.path.exists(path):
         with open(path) as f:
             results = json.load(f)
-    for name, rect in circuit["boards"]:
+    for name, rect in sorted(circuit["boards"], key=lambda nb: nb[0] != "ctrl"):  # the quickest first
         if only and name not in only:
             continue
         r = build(circuit, name, rect, out)

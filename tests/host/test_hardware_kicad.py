@@ -163,15 +163,110 @@ def test_kicad_drc_finds_no_errors(boards):
     assert sorted(drc) == ["ctrl", "leg0", "leg1", "leg2", "leg3"]
     for name, r in drc.items():
         assert r["counts"]["errors"] == 0, (name, r["counts"])
+        assert r["counts"]["DRC violations"] == 0, (name, r["counts"])
         assert r["counts"]["Footprint errors"] == 0, name
 
 
-def test_kicad_counts_the_same_unrouted_connections_as_the_router(boards):
-    # KiCad's DRC and the build's router agree on what is still unrouted (hardware/README.md lists it)
+# KiCad's unconnected items per board as built now (hardware/README.md, "The routing"): the router
+# and the stitching leave only pieces of the +5V_SW plane cut off on some boards. Main before this
+# round: 23-34 on each leg board and 14 on the controller.
+UNCONNECTED_NOW = {"ctrl": CTRL_LEFT, "leg0": 5, "leg1": 0, "leg2": 3, "leg3": LEG3_LEFT}
+
+
+def test_the_router_gives_up_on_no_connection(boards):
+    # Issue 16: the router completes every signal it is given (rip-up and retry), on every board.
     drc, _ = boards
     for name, r in drc.items():
-        assert r["counts"]["unconnected pads"] >= len(r["router_failed"]) > -1, name
-        assert r["counts"]["unconnected pads"] <= len(r["router_failed"]) + 3, (name, r["counts"])
+        assert r["router_failed"] == [], (name, r["router_failed"][:5])
+
+
+def test_kicad_finds_no_more_unconnected_items_than_now(boards):
+    # A ratchet on KiCad's own count: the bus-to-header bug (each leg's clock and latch lines never
+    # joined to the header: a zero-height cell rectangle rounded to no row) and the plane's cut-off
+    # pieces (21 on leg0, 5 on leg1) came back as soon as either grew.
+    drc, _ = boards
+    for name, r in drc.items():
+        assert r["counts"]["unconnected pads"] <= UNCONNECTED_NOW[name], (name, r["counts"])
+
+
+@pytest.mark.xfail(strict=True, reason="pieces of the +5V_SW plane still cut off on some boards (README)")
+def test_every_connection_is_made(boards):
+    # Issue 16: KiCad's own check finds no unconnected item on any board. NOT YET: see
+    # UNCONNECTED_NOW. strict: this fails the run the day it passes, so the mark is taken off.
+    drc, _ = boards
+    for name, r in drc.items():
+        assert r["counts"]["unconnected pads"] == 0, (name, r["counts"])
+
+
+def test_every_pad_of_a_net_is_reached_by_its_copper(boards):
+    # Independent of KiCad's count: walk each net's copper (tracks end to end, vias, pads) from one
+    # pad and reach every other pad of the net on that board. Plane nets reach their plane by vias.
+    _, geom = boards
+    for name, g in geom.items():
+        for net, pads in _pads_by_net(g).items():
+            if net in ("GND", "+5V_SW") or len(pads) < 2:
+                continue
+            reached = _reach(g, net, pads)
+            lost = [pads[i][:2] for i in range(len(pads)) if i not in reached]
+            assert not lost, (name, net, lost)
+
+
+def _pads_by_net(g):
+    out = {}
+    for p in g["pads"]:
+        if p["net"]:
+            out.setdefault(p["net"], []).append((p["ref"], p["pin"], p))
+    return out
+
+
+def _reach(g, net, pads):
+    """Indices of pads joined to pads[0] through net's tracks and vias (ends meeting within copper)."""
+    tracks = [t for t in g["tracks"] if t[6] == net]
+    vias = [v for v in g["vias"] if v[2] == net]
+    # nodes: pads, tracks, vias; edges where copper meets
+    nodes = [("p", p) for _, _, p in pads] + [("t", t) for t in tracks] + [("v", v) for v in vias]
+    seen = {0}
+    todo = [0]
+    while todo:
+        i = todo.pop()
+        for j, other in enumerate(nodes):
+            if j not in seen and _meet(nodes[i], other):
+                seen.add(j)
+                todo.append(j)
+    return {i for i in seen if i < len(pads)}
+
+
+def _on(pt, t):
+    """Is point pt on track t's centre line?"""
+    (x, y), (ax, ay, bx, by) = pt, t[1:5]
+    dx, dy = bx - ax, by - ay
+    d2 = dx * dx + dy * dy
+    k = 0.0 if d2 == 0 else max(0.0, min(1.0, ((x - ax) * dx + (y - ay) * dy) / d2))
+    return (ax + k * dx - x) ** 2 + (ay + k * dy - y) ** 2 < 1e-6
+
+
+def _in_pad(pt, p, layer):
+    a, b, c, d = p["box"]
+    layers = ("F.Cu", "B.Cu", "In1.Cu", "In2.Cu") if p["drill"] else (p["side"] + ".Cu",)
+    return layer in layers and a <= pt[0] <= c and b <= pt[1] <= d
+
+
+def _meet(a, b):
+    """Copper that touches: a track's end on another track of its layer, a via on a track, a track's
+    end inside a pad of its layer."""
+    if a[0] > b[0]:
+        a, b = b, a
+    kinds = a[0] + b[0]  # sorted: "pp", "pt", "pv", "tt", "tv", "vv"
+    if kinds == "tt":
+        t, u = a[1], b[1]
+        ends = any(_on(e, u) for e in (t[1:3], t[3:5])) or any(_on(e, t) for e in (u[1:3], u[3:5]))
+        return t[0] == u[0] and ends
+    if kinds == "tv":
+        return _on(b[1][:2], a[1])
+    if kinds == "pt":
+        t = b[1]
+        return any(_in_pad(e, a[1], t[0]) for e in (t[1:3], t[3:5]))
+    return False
 
 
 def test_every_led_and_sensor_is_on_a_board_at_its_hole(board, boards):
@@ -211,3 +306,128 @@ def test_bom_counts_are_the_parts_on_the_boards(board, circuit, boards):
             if item.startswith(name + ":")
         )
         assert counted == len(g["parts"]), name
+
+
+def test_committed_boards_are_this_circuits(board, tmp_path):
+    # hardware/boards/ holds the routed boards (routing takes minutes): they must have been built from
+    # this very circuit and builder, or `make hardware` must be run and its refreshed copy committed.
+    import hwgen_kicad
+    from generate import write_circuit
+
+    write_circuit(board, str(tmp_path))
+    with open(os.path.join(hwgen_kicad.COMMITTED, "boards.stamp")) as f:
+        committed = f.read().strip()
+    assert committed == hwgen_kicad._stamp(str(tmp_path / "circuit.json")), (
+        "hardware/boards/ is stale: run make hardware and commit hardware/boards/"
+    )
+    with open(os.path.join(hwgen_kicad.COMMITTED, "drc.json")) as f:
+        assert sorted(json.load(f)) == sorted(name for name, _ in hc.build(board)["boards"])
+
+
+# --- mounting holes, silkscreen, KiCad's own footprints --------------------------------------------
+KEEP_OUT = 3.5  # hwgen_silk.KEEP_OUT: no copper this near a mounting hole's centre
+
+
+def _box_dist(x, y, box):
+    dx = max(box[0] - x, 0.0, x - box[2])
+    dy = max(box[1] - y, 0.0, y - box[3])
+    return (dx * dx + dy * dy) ** 0.5
+
+
+def test_every_board_is_screwed_down_where_the_circuit_says(circuit, boards):
+    # Issue 16: no board had a mounting hole. Each has its M3 holes (3.2 mm) at hc.mounting()'s
+    # places, inside its outline, with no pad, track or via within the 3.5 mm keep-out.
+    _, geom = boards
+    assert sorted(geom) == sorted(circuit["mounting"])
+    for name, g in geom.items():
+        want = sorted((round(x, 3), round(y, 3)) for x, y in circuit["mounting"][name])
+        assert sorted((round(h[0], 3), round(h[1], 3)) for h in g["holes"]) == want, name
+        assert len(want) >= 2 + (name == "ctrl"), name
+        x0, y0, x1, y1 = g["rect"]
+        for hx, hy, d in g["holes"]:
+            assert d == 3.2, name
+            assert min(hx - x0, x1 - hx, hy - y0, y1 - hy) >= KEEP_OUT, (name, hx, hy)
+            for p in g["pads"]:
+                assert _box_dist(hx, hy, p["box"]) >= KEEP_OUT, (name, hx, hy, p["ref"], p["pin"])
+            for v in g["vias"]:
+                assert ((v[0] - hx) ** 2 + (v[1] - hy) ** 2) ** 0.5 >= KEEP_OUT + 0.3, (name, v)
+            for t in g["tracks"]:
+                d_track = _seg_dist(hx, hy, *t[1:5]) - t[5] / 2
+                assert d_track >= KEEP_OUT, (name, hx, hy, t)
+
+
+def _seg_dist(px, py, ax, ay, bx, by):
+    dx, dy = bx - ax, by - ay
+    d2 = dx * dx + dy * dy
+    k = 0.0 if d2 == 0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / d2))
+    return ((ax + k * dx - px) ** 2 + (ay + k * dy - py) ** 2) ** 0.5
+
+
+def _overlap(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_silkscreen_names_every_part_clear_of_pads(circuit, boards):
+    # Issue 16: the boards had no silkscreen. Every part's reference is printed on its own side, on no
+    # pad of that side (nor a through-hole pad) and on no other reference; each board says its name
+    # and revision; each part that can be turned the wrong way has a pin-1 dot.
+    _, geom = boards
+    for name, g in geom.items():
+        refs = {p["ref"]: p for p in g["parts"]}
+        silk = [s for s in g["silk"] if s[0] == "ref"]
+        assert sorted(s[2] for s in silk) == sorted(refs), name
+        for kind, side, text, box in g["silk"]:
+            if kind == "ref":
+                assert side == refs[text]["side"], (name, text)
+            for p in g["pads"]:
+                if p["side"] == side or p["drill"]:
+                    assert not _overlap(box, p["box"]), (name, kind, text, p["ref"], p["pin"])
+        for i, a in enumerate(silk):
+            for b in silk[i + 1 :]:
+                assert a[1] != b[1] or not _overlap(a[3], b[3]), (name, a[2], b[2])
+        titles = [s[2] for s in g["silk"] if s[0] == "text"]
+        assert any(name in t and "rev" in t and circuit["title"] in t for t in titles), (name, titles)
+        dots = [s for s in g["silk"] if s[0] == "dot"]
+        # J100, the USB-C receptacle, is keyed by its shell's pegs: it cannot go in the wrong way
+        polar = [p for p in g["parts"] if (p["ref"][0] in "DHUMJQ") and p["ref"] != "J100"]
+        for p in polar:
+            pin1 = [q for q in g["pads"] if q["ref"] == p["ref"] and q["pin"] in ("1", "A1")]
+            if not pin1:
+                continue
+            px, py = pin1[0]["x"], pin1[0]["y"]
+            near = [d for d in dots if d[1] == p["side"] and _box_dist(px, py, d[3]) < 2.5]
+            assert near, (name, p["ref"])
+
+
+def _kicad_mod_pads(path):
+    import re
+
+    with open(path) as f:
+        text = f.read()
+    out = []
+    pad = r'\(pad "([^"]*)" (\w+) \w+ \(at ([-\d.]+) ([-\d.]+)\) \(size ([-\d.]+) ([-\d.]+)\)'
+    for m in re.finditer(pad, text):
+        out.append((m.group(1), m.group(2)) + tuple(float(m.group(i)) for i in range(3, 7)))
+    return out
+
+
+def test_usb_c_is_kicads_own_land_pattern(boards):
+    # Issue 16: the USB-C receptacle's pads were typed in by hand (12 contacts, shell tabs guessed). J100
+    # is now KiCad's library footprint for the GCT USB4105 (hardware/footprints): every pad of the file
+    # is on the board, same name, same size, at the same place relative to the part (turned 90 degrees).
+    _, geom = boards
+    g = geom["ctrl"]
+    part = [p for p in g["parts"] if p["ref"] == "J100"][0]
+    assert part["footprint"] == "USB_C_Receptacle_GCT_USB4105-xx-A_16P_TopMnt_Horizontal"
+    lib = os.path.join(ROOT, "hardware", "footprints", "kicad.pretty", part["footprint"] + ".kicad_mod")
+    want = sorted(
+        (name, round(part["x"] + y, 3), round(part["y"] - x, 3))
+        for name, kind, x, y, w, h in _kicad_mod_pads(lib)
+        if kind != "np_thru_hole"
+    )
+    got = sorted((p["pin"], round(p["x"], 3), round(p["y"], 3)) for p in g["pads"] if p["ref"] == "J100")
+    assert len(want) == 20 and got == want
+    nets = {(p["pin"]): p["net"] for p in g["pads"] if p["ref"] == "J100"}
+    assert {nets[k] for k in ("A4", "A9", "B4", "B9")} == {"VBUS"}
+    assert {nets[k] for k in ("A1", "A12", "B1", "B12", "S1")} == {"GND"}
+    assert (nets["A5"], nets["B5"]) == ("CC1", "CC2")
