@@ -195,21 +195,36 @@ def _pin1(b, fp, space):
             return
 
 
-def _title(b, rect, title, space):
-    """The board's name and revision, large, where the front has room."""
+def _title(b, rect, title, space=None):
+    """The board's name and revision on the front, the largest that finds room clear of the pads and
+    the other silk (vias are tented: silk may cross them); returns whether it found room."""
+    room = Space(rect)
+    for fp in b.GetFootprints():
+        for pad in fp.Pads():
+            if pad.IsOnLayer(pcbnew.F_Mask) or pad.GetAttribute() in (
+                pcbnew.PAD_ATTRIB_PTH,
+                pcbnew.PAD_ATTRIB_NPTH,
+            ):
+                room.add(_box(pad))
+        t = fp.Reference()
+        if t.IsVisible() and t.GetLayer() == pcbnew.F_SilkS:
+            room.add(_box(t))
+    for d in b.GetDrawings():
+        if d.GetLayer() == pcbnew.F_SilkS:
+            room.add(_box(d))
     x0, y0, x1, y1 = rect
     t = pcbnew.PCB_TEXT(b)
     t.SetText(title)
     t.SetLayer(pcbnew.F_SilkS)
-    t.SetTextSize(pcbnew.wxSizeMM(1.5, 1.5))
-    t.SetTextThickness(MM(0.25))
-    step = 1.0
-    for j in range(int((y1 - y0) / step)):
-        for i in range(int((x1 - x0) / step)):
-            t.SetPosition(pcbnew.wxPointMM(x0 + i * step, y1 - j * step))
-            box = _box(t)
-            if space.free(box):
-                b.Add(t)
-                space.add(box)
-                return True
+    for size in (1.5, 1.0, 0.8):
+        t.SetTextSize(pcbnew.wxSizeMM(size, size))
+        t.SetTextThickness(MM(size / 6))
+        step = 0.5
+        for j in range(int((y1 - y0) / step)):
+            for i in range(int((x1 - x0) / step)):
+                t.SetPosition(pcbnew.wxPointMM(x0 + i * step, y1 - j * step))
+                box = _box(t)
+                if room.free(box):
+                    b.Add(t)
+                    return True
     return False

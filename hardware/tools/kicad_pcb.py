@@ -584,7 +584,7 @@ def geometry(b, rect):
         if d.GetLayer() not in (pcbnew.F_SilkS, pcbnew.B_SilkS):
             continue
         side = "B" if d.GetLayer() == pcbnew.B_SilkS else "F"
-        if d.GetClass() == "PCB_TEXT":
+        if d.GetClass() in ("PCB_TEXT", "PTEXT"):  # (KiCad 6 names its class PTEXT)
             silk.append(["text", side, d.GetText(), _mm_box(d)])
         elif d.GetClass() == "PCB_SHAPE" and d.GetShape() == pcbnew.SHAPE_T_CIRCLE:
             silk.append(["dot", side, "", _mm_box(d)])
