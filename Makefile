@@ -12,7 +12,7 @@ TOOLS_STAMP := $(VENV)/.installed-tools
 STAMP       := $(VENV)/.installed
 
 .PHONY: help venv test test-host test-mp lint typecheck verify bench crib-tables bench-device test-device sim deploy \
-	hardware clean
+	hardware hardware-recheck clean
 
 help:
 	@echo "make sim        run the board firmware in the terminal simulator"
@@ -24,6 +24,7 @@ help:
 	@echo "make bench-device the device-time figures on the emulated Pico, beside the unix port's"
 	@echo "make deploy     compile and copy the firmware to a Pico (mpremote)"
 	@echo "make hardware   maker's documents, schematic, circuit boards (KiCad), DRC, fab files: out/hardware"
+	@echo "make hardware-recheck  route the boards again from scratch: hardware/boards/ must be what comes out"
 
 venv: $(STAMP)
 
@@ -88,6 +89,11 @@ bench-device: $(STAMP)
 # Gerbers, drill, pick-and-place and pictures, all from hardware/board.json.
 hardware: $(TOOLS_STAMP)
 	$(BIN)/python hardware/tools/generate.py --board hardware/board.json --out out/hardware
+
+# CI: the committed, routed boards (hardware/boards/, which make test reads) routed again from scratch
+# and compared (a few minutes of KiCad and the router).
+hardware-recheck: $(TOOLS_STAMP)
+	$(BIN)/python hardware/tools/recheck_boards.py hardware/board.json
 
 # The firmware on the MicroPython unix port, the board drawn in the terminal (tools/sim.py, sim/hal.py).
 # make sim ARGS="--script sim/demo.script"   (ARGS="--help" lists the options)

@@ -3,7 +3,7 @@
 import csv
 import io
 
-from hwgen_circuit import CATALOGUE, EXTRAS, build, mounting
+from hwgen_circuit import CATALOGUE, EXTRAS, build
 
 BOM_FIELDS = (
     "part",

@@ -1,5 +1,5 @@
-# A grid router for the circuit boards: A* over the outer layers (F.Cu, B.Cu) and, dearer, the inner
-# 5 V plane's layer (In2.Cu, whose zone fills around the few tracks that need it), with vias, net by net.
+# A grid router for the circuit boards: A* over the outer layers (F.Cu, B.Cu) and the inner signal
+# layer (In2.Cu, between the GND and +5V_SW planes), with vias, net by net.
 # The power rails are planes on the inner layers, so each of their SMD pads only needs a short
 # "fan-out" to a via; every other net is routed pad to pad as a tree. Plain CPython, no packages:
 # it runs inside KiCad's own python3 next to pcbnew, reading the real pad shapes.
@@ -13,12 +13,12 @@ VIA = 0.6  # via pad diameter
 DRILL = 0.3
 EDGE = 0.35  # copper to the board edge
 GRID = 0.325
-# 0 F.Cu, 1 B.Cu, 2 In2.Cu: the +5V_SW plane's layer takes the signals the outer layers have no room
-# for (leg1: 31 connections unrouted on two layers, 20 on three); a step there costs more, so the
-# plane stays whole
+# 0 F.Cu, 1 B.Cu, 2 In2.Cu: the inner layer takes the signals the outer layers have no room for (leg1:
+# 31 connections unrouted on two layers, 20 on three). A step costs the same on each: In2.Cu was
+# dearer while it was also the +5V_SW plane's layer, which its tracks cut (hardware/README.md)
 LAYERS = 3
 ROUTED = (0, 1, 2)  # the layers a search may use (the stitching pass keeps to the outer two)
-STEP = (1, 1, 3)
+STEP = (1, 1, 1)
 HOLE_GAP = 0.3  # drilled hole to drilled hole  # half the TSSOP pin pitch: pins land on the grid
 
 

@@ -49,7 +49,7 @@ def mounting_holes(b, holes):
         z.SetDoNotAllowPads(False)
         z.SetDoNotAllowFootprints(False)
         layers = pcbnew.LSET()
-        for layer in (pcbnew.F_Cu, pcbnew.In1_Cu, pcbnew.In2_Cu, pcbnew.B_Cu):  # the board's four
+        for layer in (pcbnew.F_Cu, pcbnew.In1_Cu, pcbnew.In2_Cu, pcbnew.In3_Cu, pcbnew.In4_Cu, pcbnew.B_Cu):
             layers.AddLayer(layer)
         z.SetLayerSet(layers)
         ol = z.Outline()
@@ -119,8 +119,8 @@ def silkscreen(b, rect, kinds, title):
         if ref.startswith("MH"):
             continue
         side = "B" if fp.IsFlipped() else "F"
-        if kinds.get(ref) in POLAR:
-            _pin1(b, fp, sides[side])
+        if kinds.get(ref) in POLAR and not _pin1(b, fp, sides[side]):
+            homeless.append(ref + " pin 1")
         if not _place_ref(fp, sides[side]):
             homeless.append(ref)
     _title(b, rect, title, sides["F"])
@@ -168,20 +168,24 @@ def _pin1(b, fp, space):
     """A dot beside pin 1, on the far side from the part's centre (LEDs: VDD; diodes: the cathode)."""
     pads = [p for p in fp.Pads() if p.GetNumber() in ("1", "A1")]
     if not pads:
-        return
+        return True
     p = _box(pads[0])
     c = fp.GetPosition()
     fx, fy = pcbnew.ToMM(c.x), pcbnew.ToMM(c.y)
     px, py = (p[0] + p[2]) / 2, (p[1] + p[3]) / 2
     w, h = p[2] - p[0], p[3] - p[1]
     r = 0.2
-    for dx, dy in (
-        (math.copysign(1, px - fx), 0),
-        (0, math.copysign(1, py - fy)),
-        (-math.copysign(1, px - fx), 0),
-    ):
-        x = px + dx * (w / 2 + GAP + r + 0.1)
-        y = py + dy * (h / 2 + GAP + r + 0.1)
+    sx, sy = math.copysign(1, px - fx), math.copysign(1, py - fy)
+    # beside the pin, away from the centre first; then further out and at the corners (leg0's H269
+    # found none of the first three spots clear of the vias round it, and went without a dot)
+    spots = [(sx, 0, 0), (0, sy, 0), (-sx, 0, 0)]
+    spots += [
+        (dx, dy, more) for more in (0.0, 0.3, 0.6) for dx, dy in ((sx, sy), (sx, -sy), (-sx, sy), (0, -sy))
+    ]
+    spots += [(dx, dy, more) for more in (0.3, 0.6) for dx, dy in ((sx, 0), (0, sy), (-sx, 0))]
+    for dx, dy, more in spots:
+        x = px + dx * (w / 2 + GAP + r + 0.1 + more)
+        y = py + dy * (h / 2 + GAP + r + 0.1 + more)
         box = (x - r, y - r, x + r, y + r)
         if space.free(box):
             dot = pcbnew.PCB_SHAPE(b)
@@ -192,7 +196,8 @@ def _pin1(b, fp, space):
             dot.SetEnd(pcbnew.wxPointMM(x + r / 2, y))
             b.Add(dot)
             space.add(box)
-            return
+            return True
+    return False
 
 
 def _title(b, rect, title, space=None):

@@ -1,8 +1,9 @@
-# Joins what KiCad's own check still finds apart after the planes are filled: signals on the +5V_SW
-# plane's layer (In2.Cu) can cut the plane into islands, and the pads and vias on an island are then
-# unconnected (21 on leg0, 5 on leg1 when this pass did not exist). Each pair KiCad reports is joined
-# by a track on the outer layers, routed on the router's grid (which still holds all the copper), and
-# the planes are filled and checked again. Runs in KiCad's python next to pcbnew.
+# Joins what KiCad's own check still finds apart after the planes are filled: signals on a plane's
+# layer can cut the plane into islands, and the pads and vias on an island are then unconnected (on
+# four layers, with signals on the +5V_SW plane's In2.Cu: 21 on leg0, 5 on leg1 when this pass did not
+# exist; on six, each plane has a layer of its own and this pass finds nothing). Each pair KiCad
+# reports is joined by a track on the outer layers, routed on the router's grid (which still holds all
+# the copper), and the planes are filled and checked again. Runs in KiCad's python next to pcbnew.
 import re
 
 import hwgen_router as R
@@ -38,7 +39,7 @@ def _layers(item):
     kind, _, _, rest = item
     if kind in ("Via", "Through hole pad"):
         return (0, 1)
-    if "In2.Cu" in rest:  # a track of the stitching's own on the plane's layer
+    if "In2.Cu" in rest:  # a track on the router's inner signal layer
         return (2,)
     return (1,) if "B.Cu" in rest else (0,)
 
@@ -82,7 +83,7 @@ def join(b, router, pairs, planes, done):
     from round to round). Returns the pairs it could not join."""
     left = []
     keep = R.ROUTED
-    R.ROUTED = (0, 1)  # not on In2.Cu: a track there is what cut the plane
+    R.ROUTED = (0, 1)  # the outer layers: a stitch reaches any plane through a via
     jobs = []
     mains = {}
     for net, layer in planes.items():  # each cut-off piece of a plane, by a via on it, to the main one

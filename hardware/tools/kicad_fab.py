@@ -12,6 +12,8 @@ LAYERS = (
     (pcbnew.F_Cu, "F_Cu"),
     (pcbnew.In1_Cu, "In1_Cu"),
     (pcbnew.In2_Cu, "In2_Cu"),
+    (pcbnew.In3_Cu, "In3_Cu"),
+    (pcbnew.In4_Cu, "In4_Cu"),
     (pcbnew.B_Cu, "B_Cu"),
     (pcbnew.F_Mask, "F_Mask"),
     (pcbnew.B_Mask, "B_Mask"),

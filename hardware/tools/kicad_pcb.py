@@ -17,11 +17,22 @@ import hwgen_stitch  # noqa: E402
 from hwgen_footprints import BODY, FOOTPRINTS  # noqa: E402
 from hwgen_ripup import RipUp  # noqa: E402
 
-PLANES = {"GND": pcbnew.In1_Cu, "+5V_SW": pcbnew.In2_Cu}
+# Six copper layers: F.Cu, In1.Cu GND, In2.Cu signals, In3.Cu +5V_SW, In4.Cu GND, B.Cu. No signal runs
+# on a plane's layer, so the planes stay whole (on four layers the signals In2.Cu had to carry cut the
+# +5V_SW plane there into pieces, and KiCad counted their pads unconnected: leg0 5, leg2 3).
+PLANES = {"GND": pcbnew.In1_Cu, "+5V_SW": pcbnew.In3_Cu}
+ZONES = (("GND", pcbnew.In1_Cu), ("+5V_SW", pcbnew.In3_Cu), ("GND", pcbnew.In4_Cu))
+COPPER_LAYERS = 6
 WIDE = {"VBUS": 1.0, "+5V": 0.8}  # the power entry carries up to 3 A
 CELL_PARTS = ("LED_WS2812B_5050", "C_0603", "SOT-23")  # the parts of a hole
 CELL_VIA_X = 99.0  # (a tighter window, 2.6 mm, left the corridors free but routed worse)
 MM = pcbnew.FromMM
+# A pad narrower than this gets a stub (Router._stub). Not 0.45: a TSSOP pin is 0.45 mm wide and lands
+# on the grid, but its width worked out from its edges in mm is 0.44999999999998863 on some pins and
+# 0.45000000000001705 on others (leg3: 144 and 48 of 192), depending on where the pin lies,
+# so most of every 74HCT165's pins were stubbed, as it fell, each stub a fixed track ending 0.5 mm off
+# the pin's end: four side by side walled each other in (leg3: S363, S371, S378 found no way).
+NARROW = 0.4
 COPPER = (pcbnew.F_Cu, pcbnew.B_Cu, pcbnew.In2_Cu)  # the router's layers 0, 1, 2
 
 
@@ -35,7 +46,7 @@ def _snap(v, origin):
 
 def new_board(rect):
     b = pcbnew.BOARD()
-    b.SetCopperLayerCount(4)
+    b.SetCopperLayerCount(COPPER_LAYERS)
     ds = b.GetDesignSettings()
     ds.m_MinClearance = MM(R.CLEAR)
     ds.m_TrackMinWidth = MM(R.TRACK)
@@ -175,6 +186,8 @@ class Router(RipUp):
         self.failed = []
         self.members = {}
         self.stubbed = set()  # nets with copper outside the router's records (never ripped up later)
+        self._reserve = None  # cells kept free of fan-out vias (_reserved), if reserve
+        self.reserve = True
         for fp in b.GetFootprints():
             for pad in fp.Pads():
                 name = pad.GetNetname()
@@ -207,9 +220,9 @@ class Router(RipUp):
         # gets a stub out past its end to the nearest grid point, which the router then uses
         for i, (pad, name, nid, box, layers) in enumerate(self.pads):
             w, h = box[2] - box[0], box[3] - box[1]
-            if not name or name in PLANES or pad.GetAttribute() != pcbnew.PAD_ATTRIB_SMD or min(w, h) >= 0.45:
-                continue
-            self.pads[i] = (pad, name, nid, self._stub(pad, name, nid, box), layers)
+            smd = pad.GetAttribute() == pcbnew.PAD_ATTRIB_SMD
+            if name and name not in PLANES and smd and min(w, h) <= NARROW:
+                self.pads[i] = (pad, name, nid, self._stub(pad, name, nid, box), layers)
 
     def _stub(self, pad, net, nid, box):
         self.stubbed.add(net)
@@ -312,9 +325,15 @@ class Router(RipUp):
             return not (box[0] - keep < x < box[2] + keep and box[1] - keep < y < box[3] + keep)
 
         goal.centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+        reserved = self._reserved() if self.reserve else ()
+
+        def clear_goal(L, idx):
+            return idx not in reserved and goal(L, idx)
+
+        clear_goal.centre = goal.centre
         starts = self._cells_in(box, *layers)
         starts = [s for s in starts if g.free(s[0], 0, s[1], nid)]
-        path = R.search(g, nid, starts, goal, cls=0, via_cost=10**6, max_nodes=4000)
+        path = R.search(g, nid, starts, clear_goal, cls=0, via_cost=10**6, max_nodes=4000)
         if not path:
             self.failed.append((net, pad.GetParent().GetReference(), pad.GetNumber()))
             return
@@ -322,6 +341,21 @@ class Router(RipUp):
         self._commit(net, nid, path, 0, R.TRACK)
         x, y = g.xy(end[1])
         self.add_via(net, nid, x, y)
+
+    def _reserved(self):
+        """Cells no plane fan-out's via may take: a track's width and clearance round each hall switch's
+        output pad. The fan-outs come first and are never ripped up, and a via beside the pad leaves no
+        room for a track on that side (leg3, H363: an LED's 5 V via 0.225 mm left of the pad, the
+        switch's own 0.5 mm below it, leaving one way out)."""
+        if self._reserve is None:
+            g = self.grid
+            m = R.VIA / 2 + R.CLEAR + R.TRACK + R.CLEAR - 0.01
+            self._reserve = set()
+            for pad, name, _, box, _ in self.pads:
+                foot = pad.GetParent().GetFPID().GetLibItemName().wx_str()
+                if foot == "SOT-23" and name.startswith("S") and name[1:].isdigit():
+                    self._reserve.update(g._rect_cells(box[0] - m, box[1] - m, box[2] + m, box[3] + m))
+        return self._reserve
 
     def route_net(self, net, members, extra=None):
         """Route net as a tree (from extra's cells, or its first member); returns what failed."""
@@ -480,7 +514,7 @@ class Router(RipUp):
 
 def add_planes(b, rect):
     x0, y0, x1, y1 = rect
-    for net, layer in PLANES.items():
+    for net, layer in ZONES:
         z = pcbnew.ZONE(b)
         z.SetLayer(layer)
         z.SetNet(b.FindNet(net))
@@ -597,14 +631,35 @@ def _mm_box(item):
     return [round(pcbnew.ToMM(v), 4) for v in (bb.GetLeft(), bb.GetTop(), bb.GetRight(), bb.GetBottom())]
 
 
+# The router's settings, tried in this order on each board until KiCad's check finds nothing left:
+# the price of a step on each routing layer, and whether plane fan-out vias keep clear of the hall
+# switches' outputs. A greedy router's result turns on such choices, and no one setting completed
+# all five boards (reference board: see hardware/README.md, "The routing").
+SETTINGS = (
+    {"step": (1, 1, 1), "reserve": True},
+    {"step": (1, 1, 1), "reserve": False},
+    {"step": (1, 1, 3), "reserve": True},
+    {"step": (1, 1, 3), "reserve": False},
+)
+
+
 def build(circuit, name, rect, out):
-    b, router, failed = route_once(circuit, name, rect)
     kinds = {p["ref"]: p["kind"] for p in circuit["parts"] if p["board"] == name}
     title = "%s  %s" % (name, circuit["title"])
-    return finish(b, name, rect, out, failed, router, (kinds, title))
+    tried = []
+    for i, setting in enumerate(SETTINGS):
+        R.STEP = setting["step"]
+        b, router, failed = route_once(circuit, name, rect, setting["reserve"])
+        r = finish(b, name, rect, out, failed, router, (kinds, title))
+        c = r["counts"]
+        tried.append([i, c["unconnected pads"], c["DRC violations"]])
+        r["tried"] = tried
+        if not c["unconnected pads"] and not c["DRC violations"]:
+            break
+    return r
 
 
-def route_once(circuit, name, rect):
+def route_once(circuit, name, rect, reserve=True):
     """A new board with every part of name placed, its planes, and every net routed."""
     b = new_board(rect)
     parts = [p for p in circuit["parts"] if p["board"] == name]
@@ -623,6 +678,7 @@ def route_once(circuit, name, rect):
     holes = circuit["mounting"][name]
     hwgen_silk.mounting_holes(b, holes)
     router = Router(b, rect)
+    router.reserve = reserve
     for x, y in holes:  # the keep-out round each mounting hole, on every layer, vias included
         g = router.grid
         for L in range(R.LAYERS):
