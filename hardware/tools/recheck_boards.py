@@ -28,6 +28,14 @@ def _committed(name):
         return json.load(f)
 
 
+def _items(value):
+    """A list of items (parts, pads, tracks...) as a sorted list: KiCad keeps the same board's items in
+    another order from run to run (the first recheck found every board "different", only in order)."""
+    if isinstance(value, list) and value and isinstance(value[0], (list, dict)):
+        return sorted(json.dumps(v, sort_keys=True) for v in value)
+    return value
+
+
 def recheck(board_path, work):
     """Differences between the boards routed afresh in work and the committed ones ([] if none)."""
     kicad_dir = os.path.join(work, "kicad")
@@ -48,7 +56,7 @@ def recheck(board_path, work):
             got = json.load(f)
         want = _committed(name + "-pads.json")
         for key in sorted(set(got) | set(want)):
-            if got.get(key) != want.get(key):
+            if _items(got.get(key)) != _items(want.get(key)):
                 problems.append("%s: %s differ from the committed board's" % (name, key))
     return problems
 
