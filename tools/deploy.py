@@ -19,6 +19,7 @@
 # the modules frozen in (firmware/manifest.py) gets only main.py and the board files.
 #   tools/deploy.py [--port auto|DEVICE|id:SERIAL] [--dry-run] [--march armv6m|armv7emsp]
 #                   [--code auto|rom|frozen|ram] [--full] [--no-driver] [--no-reset] [--ask-device]
+#                   [--lines]        tracebacks with line numbers (mpy-cross without -O3: more heap, slower boot)
 #                   [--board FILE]   the board definition to send as board.json (default hardware/board.json)
 import glob
 import hashlib
@@ -249,11 +250,17 @@ def find_board(port):
 BOARD = os.path.join(build.ROOT, "hardware", "board.json")
 
 
-def local_files(march, board_file=BOARD):
+# mpy-cross -O3 by default: the bytecode without its line-number tables (and asserts), which on a stock
+# Pico are heap (docs/memory.md). --lines compiles without it, for tracebacks that name the line.
+OPT = 3
+
+
+def local_files(march, board_file=BOARD, opt=OPT):
     """-> (build folder, {board path: local file}) of everything for the board's littlefs when the
-    modules go there too (--code ram); board_file goes as board.json, with its cache."""
+    modules go there too (--code ram); board_file goes as board.json, with its cache. opt: mpy-cross's
+    -O level (None: none given, the line numbers kept)."""
     dest = os.path.join(build.ROOT, "build", "deploy", march)
-    files = dict(build.compile_tree(dest, march=march))
+    files = dict(build.compile_tree(dest, march=march, opt=opt))
     board = build.board_files(board_file, dest)
     files["board.json"] = board
     files["app.bundle"] = build.code_bundle(list(files.items()), os.path.join(dest, "app.bundle"))
@@ -291,6 +298,7 @@ def parse(argv):
         "manifest": None,
         "code": "auto",
         "board": BOARD,
+        "opt": OPT,
     }
     i = 0
     while i < len(argv):
@@ -308,6 +316,8 @@ def parse(argv):
             o["reset"] = False
         elif a == "--ask-device":
             o["ask_device"] = True
+        elif a == "--lines":
+            o["opt"] = None
         else:
             raise SystemExit("unknown option %r (see the top of tools/deploy.py)" % (a,))
         i += 1
@@ -340,7 +350,7 @@ def main(argv):
             file=sys.stderr,
         )
     march = o["march"] or (board_march(o["port"]) if ask else "armv6m")
-    dest, files = local_files(march, o["board"])
+    dest, files = local_files(march, o["board"], o["opt"])
     manifest = o["manifest"] or os.path.join(dest, "manifest.json")
     last = {}
     if os.path.exists(manifest):

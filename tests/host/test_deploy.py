@@ -340,3 +340,33 @@ def test_the_rom_image_carries_the_display_driver_where_the_board_imports_from(t
     top, where = r.stdout.strip().splitlines()
     assert "ssd1306.mpy" in top and "start.mpy" in top
     assert where == "/rom/ssd1306.mpy True"
+
+
+def _traceback_line(tmp_path, monkeypatch, *argv):
+    """The line a deployed module's traceback names (cards.parse_card refusing an empty card, on the
+    unix port), compiled as `make deploy` compiles for the board with these options."""
+    monkeypatch.setattr(build, "ROOT", str(tmp_path))  # the build folder under tmp_path
+    o = deploy.parse(list(argv))
+    dest, files = deploy.local_files(build.host_march(), o["board"], o["opt"])
+    assert "cribbage/cards.mpy" in files
+    code = "from cribbage import cards\ncards.parse_card('')\n"
+    r = subprocess.run(
+        [os.path.join(ROOT, ".venv", "bin", "micropython"), "-c", "import sys\nsys.path.insert(0, %r)\n%s" % (dest, code)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    out = r.stdout + r.stderr  # the unix port prints an uncaught traceback on stdout
+    assert "CardError: bad card '': empty" in out, out
+    return [ln for ln in out.splitlines() if 'File "cribbage.cards"' in ln][0]
+
+
+def test_deploy_compiles_with_O3_and_lines_keeps_the_line_numbers(tmp_path, monkeypatch):
+    # -O3 drops the bytecode's line-number tables (heap on a stock Pico): every frame says line 1;
+    # --lines compiles without it, and the traceback names the raise (firmware/cribbage/cards.py).
+    with open(os.path.join(ROOT, "firmware", "cribbage", "cards.py")) as f:
+        where = [n for n, ln in enumerate(f, 1) if "bad card '': empty" in ln][0]
+    assert _traceback_line(tmp_path / "o3", monkeypatch).endswith("line 1, in parse_card")
+    assert _traceback_line(tmp_path / "lines", monkeypatch, "--lines").endswith(
+        "line %d, in parse_card" % where
+    )
