@@ -19,7 +19,7 @@ XIP cache misses; see ../shared/rp2emu/README.md).
 
     python bench/device.py [--games N]   (N games in the sync history, default 5; 100 = the full one, some
                                           minutes of device time and an hour of wall time)
-    python bench/device.py --only sync|frame [--games N]   (only the sync, or only the LED frame: for
+    python bench/device.py --only sync|frame|boot [--games N]   (only the sync, the LED frame or the boots: for
                                           measuring one change before and after, minutes not tens)
 """
 
@@ -205,8 +205,18 @@ def quick(only, image, games):
                 GOALS["frame"],
             )
         )
+    elif only == "boot":
+        lines600 = scripted(600)
+        img600 = emupico.with_journal(image, os.path.join(WORK, "j600.img"), lines600, WORK)
+        lit0, rep0, heap0 = boot(image, "boot-empty")
+        lit6, rep6, heap6 = boot(img600, "boot-600")
+        print(
+            "reset to first lit frame: empty journal %.1f ms (replayed at %.1f ms, heap free %d B);"
+            " 600 events %.1f ms (replayed at %.1f ms, heap free %d B), goals <= %g ms, >= %g KB"
+            % (lit0, rep0, heap0, lit6, rep6, heap6, GOALS["boot600"], GOALS["heap"])
+        )
     else:
-        raise SystemExit("--only sync or --only frame")
+        raise SystemExit("--only sync, frame or boot")
     return 0
 
 
