@@ -185,6 +185,9 @@ class App:
         if book.collect:
             book.collect = False
             self.calm_gc()
+            # the boot checkpoint now and then; not in a heap this full: a boot replays it all instead
+            if not _CALM_GC or gc.mem_free() > 16384:
+                book.save()
             if book.retry():  # a failed commit's replay did not finish: once more now
                 self.controller.say(*display.wrap("Reloaded: not saved"))
         if self.settings.due(now):

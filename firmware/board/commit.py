@@ -2,12 +2,26 @@
 # an event a player confirmed is applied and on flash before anything shows it as done, and any failure
 # on the way leaves it wholly in or wholly out, the match rebuilt from the journal (the truth at boot).
 import json
+import os
+import sys
 
+from board.crc import crc32
 from board.ticks import diff
 from cribbage import events
 from cribbage.errors import CribError
 from cribbage.forms import check_setup
 from cribbage.game import Match
+
+try:
+    from micropython import const
+except ImportError:  # CPython: const(x) is just x
+    const = int  # type: ignore
+
+# The boot checkpoint (load, save; docs/journal.md "The boot checkpoint"): the match's record log on
+# flash beside the journal, so that a boot replays only the records after it.
+_FORMAT = const(1)  # the file's layout and the record log's (cribbage/records.py): a change bumps it
+_EVERY = const(50)  # journal records between checkpoints: a boot replays fewer than this after one
+_STR = sys.implementation.name == "micropython"  # its crc32 takes a str; CPython's only bytes
 
 
 def setup_of(settings):
@@ -36,6 +50,10 @@ class Commit:
         self.warning = None  # after apply(): why an event that was saved nonetheless failed on the way
         self.collect = False  # an event was committed or failed: the app collects garbage when calm
         self._loading = None  # the match a replay fills; left set when a rebuild did not finish
+        self.count = 0  # the match's records in the journal: its set-up and every event after it
+        self.crc = 0  # the CRC-32 of their payloads one after another, which a checkpoint names
+        self.kept = 0  # how many of them the boot checkpoint holds (the replay skips them)
+        self.mark = None  # the checkpoint read at boot (load), until the replay has used it
 
     # ---- the journal -> the match ----------------------------------------------------------
 
@@ -43,6 +61,12 @@ class Commit:
         """One journal record into the match being loaded (Journal.open calls it at boot)."""
         # json.loads, not events.from_line: that words any failure as a bad line, a MemoryError too,
         # and the journal sets a refused record aside with all after it (a replay in a full heap did).
+        self.count += 1
+        self.crc = crc32(line if _STR else line.encode(), self.crc)
+        if 1 < self.count <= self.kept:  # in the checkpoint: the match is its record log, refolded
+            if self.count == self.kept:
+                self._refold()
+            return
         ev = json.loads(line)
         if type(ev) is not dict:
             raise CribError("not an event: %r" % (line[:40],))
@@ -52,15 +76,33 @@ class Commit:
             # room for one match, not two.
             m = self._loading = self.match
             m.__init__(ev)
+            if self.count > 1:  # a second set-up: no checkpoint is of this match
+                self.kept = 0 if self.mark is None else 1 << 30
+            self.count = 1
+            self.crc = crc32(line if _STR else line.encode())
             return
         if self._loading is None:
             raise CribError("journal starts without a set-up")
         self._loading.apply(ev, trusted=True)
 
     def boot(self, setup):
-        """Replay the journal into the match (a new match of `setup` when it holds none); -> its report."""
+        """Replay the journal into the match (a new match of `setup` when it holds none); -> its report.
+        From the boot checkpoint when the journal's records agree with it; a checkpoint that does not
+        (or cannot be read, or of a journal that ends before it) is removed and all is replayed."""
         self._loading = None
+        self.count = self.crc = 0
+        self.load()
         report = self.journal.open(self.replay)
+        if self.mark is not None:  # not used: the journal is the truth, the match from all of it
+            self.log("checkpoint dropped")
+            self.mark = None
+            self.count = self.crc = self.kept = 0
+            self._loading = None
+            try:
+                os.remove(self.journal.path + ".checkpoint")
+            except OSError:
+                pass
+            self.journal.open(self.replay)
         self.log(str(report))
         if self._loading is None:  # no set-up in it
             self.new_match(setup)
@@ -88,6 +130,9 @@ class Commit:
                     raise CribError("Flash error: not saved")
                 self._rebuild()  # the new journal landed before the error: its match, from flash
                 return
+            self.count = 1
+            self.crc = crc32(events.to_line(line).encode())
+            self.kept = 0
         self.match.__init__(setup)
 
     def note(self, text="New match?"):  # the new-match note (named as a name the firmware has: [name budget])
@@ -140,6 +185,8 @@ class Commit:
                 done["at"] = self.at()  # when the game started, if a laptop told the board the time
             line = events.to_line(done)
             seq = self.journal.append(line)
+            self.count += 1
+            self.crc = crc32(line if _STR else line.encode(), self.crc)
         except CribError:
             raise
         except Exception as e:
@@ -204,3 +251,84 @@ class Commit:
         # The current match and whatever the laptop has not acknowledged stay, with their seqs.
         j = self.journal
         j.rewrite(min(j.acked + 1, j.fold))
+
+    # ---- the boot checkpoint: the match's record log as the journal's first records left it -------
+
+    def load(self):
+        """Read the boot checkpoint into self.mark (and self.kept) when its own checksum holds; the
+        replay checks it against the journal when it reaches its last record (_refold). A damaged one
+        (or of another record layout) is removed."""
+        self.mark = None
+        self.kept = 0
+        path = self.journal.path + ".checkpoint"
+        try:
+            with open(path, "rb") as f:
+                head = f.read(80)
+                nl = head.find(b"\n")
+                form, n, want, end, value = [int(x) for x in head[:nl].split()]
+                f.seek(nl + 1)
+                chunks = []
+                got = 0
+                while True:
+                    c = bytearray(256)  # records.Log's chunks, read in place
+                    if f.readinto(c) != 256:
+                        break
+                    chunks.append(c)
+                    got = crc32(c, got)
+            if form != _FORMAT or n < 2 or got != value or not 0 < end <= 256 * len(chunks):
+                raise ValueError
+        except OSError:  # none (a new match): the replay reads it all
+            return
+        except ValueError:  # damaged, cut, or of another firmware
+            os.remove(path)
+            return
+        self.mark = (want, end, chunks)
+        self.kept = n
+
+    def _refold(self):
+        # The replay reached the checkpoint's last record: the match becomes its record log, folded
+        # as undo folds it, when the journal's records so far are the ones it was made from.
+        m = self._loading
+        mark = self.mark
+        self.kept = 1 << 30  # on any failure the rest is skipped too, and boot replays it all
+        if m is None or mark is None or self.crc != mark[0]:
+            return
+        log = m._log
+        try:
+            log.chunks = mark[2]
+            log.end = mark[1]
+            p = 0
+            while p < log.end:
+                m.count += 1
+                m._do(p)
+                p = log.after(p, m.players, m.hand_size)
+        except Exception as e:  # not the journal's: a ValueError must not set a record aside
+            self.log("checkpoint: %r" % (e,))
+            return
+        m.last_pegs = []
+        self.kept = self.count
+        self.mark = None
+
+    def save(self):
+        """Write the boot checkpoint when _EVERY records came since the last one (the app calls it at a
+        calm point); -> True when written. Never raises: the checkpoint is only a shortcut. A new file
+        renamed over the old one: a power cut leaves the old or the new."""
+        j = self.journal
+        if j.locked or self._loading is not None or self.count - self.kept < _EVERY:
+            return False
+        log = self.match._log
+        path = j.path + ".checkpoint"
+        try:
+            value = 0
+            for c in log.chunks:
+                value = crc32(c, value)
+            with open(path + ".tmp", "wb") as f:
+                f.write(("%d %d %d %d %d\n" % (_FORMAT, self.count, self.crc, log.end, value)).encode())
+                for c in log.chunks:
+                    f.write(c)
+            os.rename(path + ".tmp", path)
+        except Exception as e:
+            self.log("checkpoint: %r" % (e,))
+            return False
+        self.kept = self.count
+        return True

@@ -1,0 +1,108 @@
+# Power cuts during the boot checkpoint's write (board/commit.py save, issue 15), on real littlefs: at every
+# flash program and erase of the write (whole, and half done) the next boot has the match the journal says,
+# from the old checkpoint or the new one, and the board plays on. Also what one write costs the flash.
+import vfs
+from cutblockdev import CutBlockDev
+from game_kit import state
+from match_script import match_events
+
+from board.commit import Commit
+from board.journal import Journal
+from cribbage import events
+from cribbage.game import replay
+
+BLOCK_SIZE = 4096
+BLOCK_COUNT = 24
+MOUNT = "/ckcut"
+PATH = MOUNT + "/journal.log"
+EVERY = 50  # board/commit.py _EVERY: a checkpoint every 50 records
+N = 2 * EVERY  # records: a checkpoint at EVERY, then the one cut at 2 * EVERY
+
+
+def _mount(dev):
+    try:
+        vfs.umount(MOUNT)
+    except OSError:
+        pass
+    vfs.mount(vfs.VfsLfs2(dev, progsize=256), MOUNT)
+
+
+def _boot(evs):
+    book = Commit(Journal(PATH), evs[0], lambda text: None)
+    book.boot(evs[0])
+    return book
+
+
+def _close(book):
+    try:
+        book.journal.close()
+    except Exception:
+        pass
+
+
+def test_a_power_cut_at_every_flash_operation_of_the_checkpoint_write():
+    evs = []
+    match_events(seed=5, max_events=N + 1, sink=evs.append)
+    want = state(replay([events.from_line(events.to_line(e)) for e in evs[:N]]))
+    after = state(replay([events.from_line(events.to_line(e)) for e in evs]))
+
+    dev = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT)
+    vfs.VfsLfs2.mkfs(dev, progsize=256)
+    _mount(dev)
+    book = _boot(evs)
+    for ev in evs[1:N]:
+        book.apply(ev)
+        if book.count < N:
+            book.save()  # as App.save does after each event, but for the last
+    assert book.kept == EVERY  # the next save is the one cut
+    _close(book)
+    image = bytes(dev.mem)
+
+    # the uncut write, to count its flash operations
+    dev = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT, bytearray(image))
+    _mount(dev)
+    book = _boot(evs)
+    assert book.kept == EVERY and state(book.match) == want
+    dev.reset_counts()
+    assert book.save()
+    ops = dev.ops
+    wear = (dev.writes, dev.bytes_written, dev.erases)
+    dev.reset_counts()
+    book.apply(evs[N])  # one event's record, for comparison
+    append = (dev.writes, dev.bytes_written, dev.erases)
+    _close(book)
+    assert ops >= 2, ops
+
+    seen = {}
+    for half in (False, True):
+        for k in range(ops):
+            dev = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT, bytearray(image))
+            _mount(dev)
+            book = _boot(evs)
+            dev.reset_counts()
+            dev.cut_after = k
+            dev.half = half
+            assert not book.save()  # the flash failed under it: not saved, and no exception
+            _close(book)
+            dev.dead = True
+            # power back: mount, boot, the journal's match; then one more event, and boot again
+            dev = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT, dev.mem)
+            _mount(dev)
+            book = _boot(evs)
+            label = "cut at op %d of %d (half %s)" % (k + 1, ops, half)
+            assert state(book.match) == want, label
+            assert book.kept in (0, EVERY, N), (label, book.kept)
+            seen[book.kept] = seen.get(book.kept, 0) + 1
+            book.apply(evs[N])
+            _close(book)
+            book = _boot(evs)
+            assert state(book.match) == after, label
+            _close(book)
+    vfs.umount(MOUNT)
+    # the old checkpoint survives the cuts before the rename; the new one is in force after it
+    assert seen.get(EVERY, 0) > 0, seen
+    print("checkpoint write cut at %d operations x 2: boots from %r" % (ops, seen))
+    print(
+        "one checkpoint write (%d records): %d programs, %d bytes, %d erases; one event's append: %d, %d, %d"
+        % ((N,) + wear + append)
+    )
