@@ -101,13 +101,10 @@ def main(argv):
 
     # Then every module's code, the state built after: code loaded late lands in whatever holes
     # the state left, and a fragmented heap refuses a 1.3 KB import with 100 KB free.
-    from board import app
-
-    try:
-        import board.link  # noqa: F401 (the app imports it when the link starts)
-    except ImportError:
-        pass
+    # Not the link's: App loads it when a laptop first sends a line (board/app.py pump).
     import asyncio
+
+    from board import app
 
     asyncio.gather  # noqa: B018 (asyncio loads its funcs module on first use: app.main's gather)
     gc.collect()

@@ -196,9 +196,23 @@ class App:
 
     def pump(self, now):
         """The link's traffic: requests answered, pushes and a records stream's next chunks written.
-        Every scan pass, not only the save pass: a sync's round trips take a scan pass, not 100 ms."""
-        if self._pump is not None:
-            self._host = self._pump(self.hal.link, self.link, self.controller, self._host, now)
+        Every scan pass, not only the save pass: a sync's round trips take a scan pass, not 100 ms.
+        The link's code (~11 KB of heap with the code in RAM) is loaded when a laptop sends its first
+        line (the blank one it opens the port with): the game has that heap until a laptop comes."""
+        pump = self._pump
+        if pump is None:
+            port = getattr(self.hal, "link", None)
+            if port is None:
+                return
+            line = port.read_line()
+            if line is None or not self.start_link():
+                return
+            pump, link = self._pump, self.link
+            if pump is None or link is None:  # (start_link set both: for pyright)
+                return
+            for out in link.handle(line, now):
+                port.write(out)
+        self._host = pump(self.hal.link, self.link, self.controller, self._host, now)
 
     def step(self, now):
         """One whole pass, as the tasks would run it: the harness and the sim's --script use it."""
@@ -210,23 +224,32 @@ class App:
     # ---- the USB link ---------------------------------------------------------------------
 
     def start_link(self):
+        """Load the link's code and start it; -> True when it runs. A heap with no room for it is said
+        on the display and changes nothing (the laptop's next line tries again)."""
         if getattr(self.hal, "link", None) is None:
-            return
+            return False
         try:
             from board.link import Link, pump
+
+            self.link = Link(
+                self.journal,
+                self.match,
+                board_id=self.hal.board_uid(),  # the chip's id, not board.json's name that boards share
+                firmware=FIRMWARE,
+                form=self.settings["form"],
+                settings=self.settings,
+                clock=self.book.clock,
+            )
+        except MemoryError:
+            self.link = None
+            self.hal.log("link: out of memory")
+            self.controller.say("Out of memory:", "no USB link")
+            return False
         except ImportError:
-            return
-        self.link = Link(
-            self.journal,
-            self.match,
-            board_id=self.hal.board_uid(),  # the chip's id, not board.json's name that boards share
-            firmware=FIRMWARE,
-            form=self.settings["form"],
-            settings=self.settings,
-            clock=self.book.clock,
-        )
+            return False
         self._host = getattr(self.hal.link, "session", 0)  # changes when a laptop comes or goes
         self._pump = pump
+        return True
 
     # ---- asyncio ----------------------------------------------------------------------------
 
@@ -256,7 +279,6 @@ class App:
         loop.set_exception_handler(self._on_exception)
         if self.settings["watchdog"]:
             self._dog = self.hal.watchdog(8000)
-        self.start_link()
         self.calm_gc()  # the journal's replay and the set-up leave garbage: gone before play starts
         tasks = [
             asyncio.create_task(self._every(self.scan_ms, self._scan_apply)),

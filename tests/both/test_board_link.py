@@ -264,3 +264,59 @@ def test_the_scan_pass_answers_the_link_and_streams_a_sync():
         assert got[-1]["id"] == 42 and got[-1]["records"] == len(lines) == got[-1]["next"] - 1
     finally:
         s.close()
+
+
+def test_the_link_is_loaded_when_a_laptop_first_sends_a_line():
+    # Its code is heap from then on, not from boot (issue 15: the heap after boot); the laptop's first
+    # line (the blank one crib opens the port with, or a request) is answered as before.
+    s = Scenario()
+    try:
+        s.wait(200)
+        assert s.app.link is None
+        s.hal.link.inbox.append("")
+        s.hal.link.inbox.append(json.dumps({"id": 1, "op": "hello"}))
+        s.wait(50)
+        assert s.app.link is not None
+        assert any(m.get("id") == 1 and m.get("ok") for m in _sent(s))
+    finally:
+        s.close()
+    s = Scenario()
+    try:
+        s.hal.link.inbox.append(json.dumps({"id": 7, "op": "hello"}))  # no blank line first
+        s.wait(50)
+        assert any(m.get("id") == 7 and m.get("ok") for m in _sent(s))
+    finally:
+        s.close()
+
+
+class _NoRoom:
+    """Stands for board.link in sys.modules: its import runs out of heap."""
+
+    def __getattr__(self, name):
+        raise MemoryError
+
+
+def test_a_link_with_no_room_to_load_says_so_and_changes_nothing():
+    import sys
+
+    s = Scenario()
+    was = sys.modules.get("board.link")
+    sys.modules["board.link"] = _NoRoom()
+    try:
+        s.keys("A OK")
+        front = list(s.app.match.front)
+        s.hal.link.inbox.append(json.dumps({"id": 1, "op": "hello"}))
+        s.wait(50)
+        assert "Out of memory:" in s.said() and "no USB link" in s.said()
+        assert s.app.link is None and s.app.match.front == front and not _sent(s)
+    finally:
+        if was is None:
+            sys.modules.pop("board.link", None)
+        else:
+            sys.modules["board.link"] = was
+    try:
+        s.hal.link.inbox.append(json.dumps({"id": 2, "op": "hello"}))  # room again: the next line loads it
+        s.wait(50)
+        assert s.app.link is not None and any(m.get("id") == 2 and m.get("ok") for m in _sent(s))
+    finally:
+        s.close()
