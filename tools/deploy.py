@@ -19,7 +19,7 @@
 # the modules frozen in (firmware/manifest.py) gets only main.py and the board files.
 #   tools/deploy.py [--port auto|DEVICE|id:SERIAL] [--dry-run] [--march armv6m|armv7emsp]
 #                   [--code auto|rom|frozen|ram] [--full] [--no-driver] [--no-reset] [--ask-device]
-#                   [--lines]        tracebacks with line numbers (mpy-cross without -O3: more heap, slower boot)
+#                   [--lines]        tracebacks with line numbers (no mpy-cross -O3: more heap)
 #                   [--board FILE]   the board definition to send as board.json (default hardware/board.json)
 import glob
 import hashlib

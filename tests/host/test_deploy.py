@@ -342,6 +342,9 @@ def test_the_rom_image_carries_the_display_driver_where_the_board_imports_from(t
     assert where == "/rom/ssd1306.mpy True"
 
 
+MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
+
+
 def _traceback_line(tmp_path, monkeypatch, *argv):
     """The line a deployed module's traceback names (cards.parse_card refusing an empty card, on the
     unix port), compiled as `make deploy` compiles for the board with these options."""
@@ -351,7 +354,7 @@ def _traceback_line(tmp_path, monkeypatch, *argv):
     assert "cribbage/cards.mpy" in files
     code = "from cribbage import cards\ncards.parse_card('')\n"
     r = subprocess.run(
-        [os.path.join(ROOT, ".venv", "bin", "micropython"), "-c", "import sys\nsys.path.insert(0, %r)\n%s" % (dest, code)],
+        [MICROPYTHON, "-c", "import sys\nsys.path.insert(0, %r)\n%s" % (dest, code)],
         capture_output=True,
         text=True,
         timeout=60,
