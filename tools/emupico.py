@@ -317,9 +317,39 @@ def journal_bytes(lines, work):
     return data
 
 
-def with_journal(image, out, lines, work):
-    """A copy of image holding a journal of these event lines."""
-    return with_files(image, out, {JOURNAL: journal_bytes(lines, work)})
+def checkpoint_bytes(lines, upto, work):
+    """The boot checkpoint the firmware's board.commit writes (Commit.save, CPython runs it too) for a
+    journal of the first `upto` of these event lines (the match's set-up first)."""
+    firmware = os.path.join(ROOT, "firmware")
+    if firmware not in sys.path:
+        sys.path.insert(0, firmware)
+    from board.commit import Commit
+    from board.journal import Journal
+
+    folder = os.path.join(work, "checkpoint.d")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    path = os.path.join(folder, "journal.log")
+    with open(path, "wb") as f:
+        f.write(journal_bytes(lines[:upto], work))
+    book = Commit(Journal(path, max_bytes=1 << 30), None, lambda text: None)
+    book.boot(None)
+    if book.count != upto or not book.save():
+        raise RuntimeError("no checkpoint made of %d records (%d replayed)" % (upto, book.count))
+    book.journal.close()
+    with open(path + ".checkpoint", "rb") as f:
+        data = f.read()
+    shutil.rmtree(folder)
+    return data
+
+
+def with_journal(image, out, lines, work, checkpoint=0):
+    """A copy of image holding a journal of these event lines (and with checkpoint > 0, the boot
+    checkpoint the board would have written after that many of them)."""
+    files = {JOURNAL: journal_bytes(lines, work)}
+    if checkpoint:
+        files[JOURNAL + ".checkpoint"] = checkpoint_bytes(lines, checkpoint, work)
+    return with_files(image, out, files)
 
 
 def mpremote(url, *args, timeout=300):

@@ -250,8 +250,9 @@ def test_a_board_without_its_display_boots_lights_and_takes_keys(deployed):
 def test_a_board_with_the_advice_on_boots(deployed, lines600):
     """An rp2-only failure the unix port hid: with the advice setting on, the board stopped at boot
     with "ImportError: no module named 'board.advising'" (start.py had unmounted the code bundle before
-    App imported it). The 600-event journal boots into the match it makes (the display shows it)."""
-    img = emupico.with_journal(deployed, os.path.join(WORK, "advice600.img"), lines600, WORK)
+    App imported it). The 600-event journal boots into the match it makes (the display shows it), from
+    the boot checkpoint of its first 551 records (board/commit.py: the board writes one every 50)."""
+    img = emupico.with_journal(deployed, os.path.join(WORK, "advice600.img"), lines600, WORK, 551)
     img = emupico.with_files(
         img, os.path.join(WORK, "advice.img"), {"data/settings.json": b'{"v": 1, "advice": true}'}
     )
@@ -260,4 +261,5 @@ def test_a_board_with_the_advice_on_boots(deployed, lines600):
         _until(lambda: "heap:" in pico.console_text(), "the heap line", 60)
         text = pico.console_text()
         assert "Traceback" not in text and "journal: 600 records replayed" in text, text[-800:]
+        assert "checkpoint" not in text, text[-800:]  # not dropped: the match is its refold
         _shows_journal(pico, lines600)
