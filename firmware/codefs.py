@@ -146,8 +146,8 @@ class CodeFS:
 
 def unmount(at=MOUNT):
     """Unmount the bundle and take it off sys.path: its index and open file go back to the heap (~6 KB).
-    start.py calls this once every module is loaded; an import after it finds the .mpy files deployed
-    beside the bundle on littlefs."""
+    start.py calls this once the boot's modules are loaded; an import after it (a package's submodule
+    too) finds the .mpy files deployed beside the bundle on littlefs."""
     import vfs  # pyright: ignore[reportMissingImports] (MicroPython)
 
     try:
@@ -156,6 +156,13 @@ def unmount(at=MOUNT):
         pass  # not mounted
     if at in sys.path:
         sys.path.remove(at)
+    # A package imported from the bundle looks its submodules up in its __path__ ("/bundle/board"):
+    # pointed at its folder on littlefs ("board", from the current folder "/"), so that a module imported
+    # later (the link, when a laptop comes) is found there; it said ImportError on the Pico.
+    for m in sys.modules.values():
+        p = getattr(m, "__path__", None)
+        if type(p) is str and p.startswith(at + "/"):
+            m.__path__ = p[len(at) + 1 :]
 
 
 def mount(path, at=MOUNT):
