@@ -72,6 +72,7 @@ def _load_board(path, layout, hal_mod):
 
 
 def main(argv):
+    global _intern_chars, _load_board, _refuse, _drop, _here
     if __file__[:5] == "/rom/" or __file__[:8] == ".frozen/":
         # The code in flash: collect every 16 KB allocated, not only when an allocation finds the heap
         # full, so each import's garbage is freed before it spreads and the free room stays whole. With
@@ -97,6 +98,8 @@ def main(argv):
     board_def = _load_board(path, options.get("layout", False), hal_mod)
     if board_def is None:
         return 2
+    # Boot alone needs these: their code (heap on a stock Pico) goes back at the next collection.
+    del _intern_chars, _load_board, _refuse, _drop, _here
     gc.collect()
 
     # Then every module's code, the state built after: code loaded late lands in whatever holes
