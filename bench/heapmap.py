@@ -70,7 +70,9 @@ def script():
         text = f.read()
     skip = ("board.advising", "board.boardfile", "board.boardcache", "board.boarddef")  # later, or not kept
     skip += ("hal.rp2", "hal.ws2812")  # the Pico's HAL: measured on its own
-    order = import_order("board.app", "board.link", after=skip) + ["start"]
+    skip += ("board.link",)  # loaded when a laptop first sends a line (App.pump): the link's row
+    # hal.lines: the link's line reader, which both HALs import too (a row of its own, as before)
+    order = import_order("board.app", "hal.lines", after=skip) + ["start"]
     advice = import_order("board.advising", after=order)
     text = text.replace('ORDER = ""', "ORDER = %r" % " ".join(order), 1)
     text = text.replace('ADVICE = ""', "ADVICE = %r" % " ".join(advice), 1)
@@ -117,7 +119,8 @@ def on_pico(lines):
     if why:
         raise SystemExit("--pico needs the emulated Pico: " + why)
     image = os.environ.get("DEVICE_IMAGE") or emupico.deploy(WORK)  # DEVICE_IMAGE: one deployed earlier
-    img = emupico.with_journal(image, os.path.join(WORK, "j600.img"), lines, WORK)
+    # with the boot checkpoint the board keeps (every 50 records): 49 records replayed after it
+    img = emupico.with_journal(image, os.path.join(WORK, "j600.img"), lines, WORK, 551)
     # main.py emptied: the board boots to the REPL and the script measures the boot itself
     img = emupico.with_files(img, os.path.join(WORK, "j600-nomain.img"), {"main.py": b"\n"})
     with emupico.Pico(WORK, "heapmap", load_fs=img) as pico:
@@ -132,18 +135,25 @@ def on_pico(lines):
 def table(runs):
     names = []
     for r in runs.values():
-        for name, _n in r["parts"]:
+        for name, _n, _us in r["parts"]:
             if name not in names:
                 names.append(name)
     cols = list(runs)
-    print("%-58s %s" % ("part (bytes held after a collection)", " ".join("%12s" % c for c in cols)))
+    timed = [c for c in cols if c.startswith("Pico")]  # device time: the unix port's is not the Pico's
+    heads = ["%12s" % c for c in cols] + ["%12s" % (c + " ms") for c in timed]
+    print("%-58s %s" % ("part (bytes held after a collection)", " ".join(heads)))
     for name in names:
         row = []
         for c in cols:
-            got = [n for k, n in runs[c]["parts"] if k == name]
+            got = [n for k, n, _us in runs[c]["parts"] if k == name]
             row.append("%12s" % (got[0] if got else "-"))
+        for c in timed:
+            got = [us for k, _n, us in runs[c]["parts"] if k == name]
+            row.append("%12s" % ("%.1f" % (got[0] / 1000) if got else "-"))
         print("%-58s %s" % (name[:58], " ".join(row)))
-    print("%-58s %s" % ("sum", " ".join("%12d" % sum(n for _k, n in runs[c]["parts"]) for c in cols)))
+    sums = ["%12d" % sum(n for _k, n, _us in runs[c]["parts"]) for c in cols]
+    sums += ["%12.1f" % (sum(us for _k, _n, us in runs[c]["parts"]) / 1000) for c in timed]
+    print("%-58s %s" % ("sum", " ".join(sums)))
     print("%-58s %s" % ("free after boot", " ".join("%12d" % runs[c]["free"] for c in cols)))
 
 

@@ -1,11 +1,13 @@
 # Where the heap goes at boot, part by part: run by bench/heapmap.py on the unix port and the emulated Pico.
 # Boots as start.py does (every module, the board, the HAL, the App with its journal replay, the link),
-# one part at a time, and prints what each part left held after a collection, one JSON line at the end.
+# one part at a time, and prints what each part left held after a collection and the time it took (us,
+# its collections left out), one JSON line at the end.
 #   micropython -X heapsize=2m bench/mp_heapmap.py FIRMWARE_DIR BOARD_JSON JOURNAL_OR_- SIM_DATA advice|-
 #       FAKES_DIR
 #   (on the Pico, by mpremote run, with no arguments: the deployed firmware, /board.json, its journal)
 import gc
 import sys
+import time
 
 PICO = sys.platform == "rp2"
 ARGS = sys.argv[1:] if not PICO else []
@@ -19,6 +21,7 @@ ORDER = ""
 ADVICE = ""
 parts = []
 _last = [0]
+_since = [0]  # ticks_us when the part now measured began (after the last part's collections)
 
 
 def held():
@@ -28,9 +31,11 @@ def held():
 
 
 def mark(name):
+    took = time.ticks_diff(time.ticks_us(), _since[0])  # pyright: ignore[reportAttributeAccessIssue]
     now = held()
-    parts.append([name, now - _last[0]])
+    parts.append([name, now - _last[0], took])
     _last[0] = now
+    _since[0] = time.ticks_us()  # pyright: ignore[reportAttributeAccessIssue]
 
 
 def main():
@@ -43,6 +48,7 @@ def main():
         except (OSError, ValueError):
             pass
     _last[0] = held()
+    _since[0] = time.ticks_us()  # pyright: ignore[reportAttributeAccessIssue]
     names = ORDER.split() + ["asyncio"] + (ADVICE.split() if advice else [])
     for name in names:
         __import__(name)
@@ -91,6 +97,7 @@ def main():
                 dst.write(memoryview(buf)[:n])
         buf = None
         _last[0] = held()
+        _since[0] = time.ticks_us()  # pyright: ignore[reportAttributeAccessIssue]
     settings = app.Settings(hal.storage_dir + app.SETTINGS).load()
     if advice:
         settings["advice"] = True
@@ -101,7 +108,7 @@ def main():
     a.calm_gc()  # as App.main does first: and the room for the next commit
     mark("the App: match, journal, controller, render, view (%d events replayed)" % a.journal.next_seq)
     a.start_link()
-    mark("the link's state")
+    mark("the link, loaded when a laptop first sends a line: its code and state")
     if not PICO:
         # last, the Pico's own HAL on this port, its machine and rp2 modules faked (tests/both/rp2fakes.py)
         sys.path.append(ARGS[5])
