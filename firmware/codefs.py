@@ -162,7 +162,7 @@ def unmount(at=MOUNT):
     for m in sys.modules.values():
         p = getattr(m, "__path__", None)
         if type(p) is str and p.startswith(at + "/"):
-            m.__path__ = p[len(at) + 1 :]
+            setattr(m, "__path__", p[len(at) + 1 :])  # noqa: B010 (pyright: ModuleType has no __path__)
 
 
 def mount(path, at=MOUNT):
