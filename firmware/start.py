@@ -73,7 +73,8 @@ def _load_board(path, layout, hal_mod):
 
 def main(argv):
     global _intern_chars, _load_board, _refuse, _drop, _here
-    if __file__[:5] == "/rom/" or __file__[:8] == ".frozen/":
+    flash = __file__[:5] == "/rom/" or __file__[:8] == ".frozen/"
+    if flash:
         # The code in flash: collect every 16 KB allocated, not only when an allocation finds the heap
         # full, so each import's garbage is freed before it spreads and the free room stays whole. With
         # the code in RAM the heap is roomy and each collection of it costs the boot ~38 ms on a Pico
@@ -104,10 +105,16 @@ def main(argv):
 
     # Then every module's code, the state built after: code loaded late lands in whatever holes
     # the state left, and a fragmented heap refuses a 1.3 KB import with 100 KB free.
-    # Not the link's: App loads it when a laptop first sends a line (board/app.py pump).
+    # With the code in RAM not the link's: App loads it when a laptop first sends a line (board/app.py
+    # pump), and the game has its ~11 KB of bytecode until then. With the code in flash it costs only
+    # its objects, and loaded that late, in the heap a match had left, it left too little: at 96 KB a
+    # laptop's sync in game 2 had game 3 run out of heap (sim/match3.script).
     import asyncio
 
     from board import app
+
+    if flash:
+        import board.link  # noqa: F401
 
     asyncio.gather  # noqa: B018 (asyncio loads its funcs module on first use: app.main's gather)
     gc.collect()

@@ -174,6 +174,8 @@ class SimHal:
             self.term.enter()
 
         self.link = parts.NoLink()
+        if options["qstr"]:
+            self.link.first = _qstr_pools  # the pools once a script's laptop has loaded the link
         if options["link"]:
             try:
                 self.link = parts.SocketLink(options["link"], self.log)

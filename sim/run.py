@@ -60,6 +60,12 @@ class Runner:
             hal.sensors.unplugged = False
         elif verb == "log":
             hal.log("script: " + args[0])
+        elif verb == "laptop":
+            lines = getattr(hal.link, "lines", None)  # a drawn sim's link is a socket (--link)
+            if lines is None:
+                hal.log("script: laptop lines need a headless run")
+            else:
+                lines.append(args[0].encode())
         elif verb == "quit":
             hal.log("script: quit (power cut)")
             raise SystemExit(0)

@@ -11,6 +11,7 @@
 #   wait MS                the same as a line holding only +MS
 #   unplug / plug          the sensor chain reads all ones (unplugged) / works again
 #   log TEXT               a note in the sim's log
+#   laptop LINE            LINE arrives on the USB link as a laptop sends it (a headless run's link)
 #   expect display TEXT    the display now shows TEXT somewhere (checked when the line is reached)
 #   expect score N N [N]   at the end: each side's front peg in the current game
 #   expect game K N N [N]  at the end: the front pegs that finished game K (1..)
@@ -109,7 +110,7 @@ def parse_line(line, key_names, side_names):
         verb, args = "wait", ()
     elif verb in ("unplug", "plug", "quit"):
         args = ()
-    elif verb == "log":
+    elif verb == "log" or verb == "laptop":
         args = (" ".join(rest),)
     elif verb == "expect":
         if not rest:

@@ -34,6 +34,21 @@ def script(km, seed):
     return "\n".join(out) + "\n"
 
 
+def with_laptop(lines):
+    """The script's lines with a laptop's sync in the middle of game 2, after its first hand is pegged:
+    the link's code is then loaded in the heap the match has left, not at boot (docs/memory.md).
+    tests/host/test_sim_match.py plays the match so too."""
+    game2 = lines.index("log game 2")
+    at = next(i for i in range(game2, len(lines)) if "hand +" in lines[i]) + 1
+    sync = [
+        "# A laptop comes in the middle of game 2 and syncs: the link's code is loaded now, not at boot",
+        "# (docs/memory.md), in the heap the match has left.",
+        'laptop {"id":1,"op":"hello"}',
+        'laptop {"id":2,"op":"records","from":1}',
+    ]
+    return lines[:at] + sync + lines[at:]
+
+
 def main(argv):
     seed = 3
     out = os.path.join(ROOT, "sim", "match3.script")
