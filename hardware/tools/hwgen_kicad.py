@@ -55,7 +55,9 @@ LIBRARY = os.path.join(os.path.dirname(HERE), "footprints", "kicad.pretty")  # K
 # clean clone's `make test` and `make hardware` copy them when their stamp is this circuit's and
 # builder's, and build again only after a change (then `make hardware` refreshes this copy to commit).
 COMMITTED = os.path.join(os.path.dirname(HERE), "boards")
-KEPT = ("boards.stamp", "drc.json")  # and per board: .kicad_pcb, -pads.json, -drc.txt
+# and per board: .kicad_pcb, its .kicad_pro (KiCad 6 keeps a board's design rules there, not in the board:
+# without it KiCad checks the board against its default rules), -pads.json, -drc.txt
+KEPT = ("boards.stamp", "drc.json")
 
 
 def _stamp(circuit_json):
@@ -92,7 +94,9 @@ def _unpack(src, dst):
 
 
 def _kept(names):
-    return list(KEPT) + [n + ext for n in names for ext in (".kicad_pcb", "-pads.json", "-drc.txt")]
+    return list(KEPT) + [
+        n + ext for n in names for ext in (".kicad_pcb", ".kicad_pro", "-pads.json", "-drc.txt")
+    ]
 
 
 def _read(path):
