@@ -15,6 +15,15 @@ import build  # noqa: E402
 import deploy  # noqa: E402
 
 
+def run_micropython(script):
+    """The unix port's stdout for a script file; the script must succeed."""
+    r = subprocess.run(
+        [os.path.join(build.BIN, "micropython"), str(script)], capture_output=True, text=True, timeout=60
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+    return r.stdout
+
+
 def test_plan_copies_new_and_changed_deletes_only_our_stale_files():
     local = {"main.py": "a", "board/app.mpy": "b", "cribbage/cards.mpy": "c", "board.json": "d"}
     device = {
@@ -97,11 +106,8 @@ def test_the_boards_hashing_script_on_the_unix_port(tmp_path):
         path.write_bytes(data)
     script = tmp_path / "hashes.py"
     script.write_text(deploy.device_script(str(board) + "/"))
-    r = subprocess.run(
-        [os.path.join(build.BIN, "micropython"), str(script)], capture_output=True, text=True, timeout=60
-    )
-    assert r.returncode == 0, r.stderr
-    got = json.loads(r.stdout.strip().splitlines()[-1])
+    out = run_micropython(script)
+    got = json.loads(out.strip().splitlines()[-1])
     want = {
         rel: hashlib.sha256((board / rel).read_bytes()).hexdigest()
         for rel in ("main.py", "board.json", "board/app.mpy", "hal/rp2.mpy", "lib/ssd1306.mpy")
@@ -120,11 +126,8 @@ def _run_rom_script(tmp_path, image_size, partition=None):
         )
     script = tmp_path / "rom.py"
     script.write_text(fake + deploy.rom_script(image_size))
-    r = subprocess.run(
-        [os.path.join(build.BIN, "micropython"), str(script)], capture_output=True, text=True, timeout=60
-    )
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout.strip().splitlines()[-1])
+    out = run_micropython(script)
+    return json.loads(out.strip().splitlines()[-1])
 
 
 def test_the_boards_rom_query_on_the_unix_port(tmp_path):
@@ -253,11 +256,8 @@ def test_the_driver_deploy_ships_draws_text_on_micropython(tmp_path):
         "frame = bus.writes[-1][1]\n"
         "print(n, len(frame), frame[0], sum(1 for b in frame[1:] if b), set(a for a, _ in bus.writes))\n"
     )
-    r = subprocess.run(
-        [os.path.join(build.BIN, "micropython"), str(script)], capture_output=True, text=True, timeout=60
-    )
-    assert r.returncode == 0, r.stdout + r.stderr
-    inits, size, lead, lit, addrs = r.stdout.split(None, 4)
+    out = run_micropython(script)
+    inits, size, lead, lit, addrs = out.split(None, 4)
     assert int(inits) > 20  # the display set up, command by command
     assert int(size) == 1 + 128 * 64 // 8 and int(lead) == 0x40  # one data transfer of the frame
     assert int(lit) > 4 and addrs.strip() == "{60}"  # 'P1' drawn, all to the display's address
@@ -333,11 +333,8 @@ def test_the_rom_image_carries_the_display_driver_where_the_board_imports_from(t
         "sys.path[:] = ['/rom']\n"
         "import ssd1306\nprint(ssd1306.__file__, hasattr(ssd1306, 'SSD1306_I2C'))\n"
     )
-    r = subprocess.run(
-        [os.path.join(build.BIN, "micropython"), str(script)], capture_output=True, text=True, timeout=60
-    )
-    assert r.returncode == 0, r.stdout + r.stderr
-    top, where = r.stdout.strip().splitlines()
+    out = run_micropython(script)
+    top, where = out.strip().splitlines()
     assert "ssd1306.mpy" in top and "start.mpy" in top
     assert where == "/rom/ssd1306.mpy True"
 
