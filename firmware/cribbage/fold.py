@@ -37,6 +37,9 @@ class Fold:
     """Match state (read by the board) and `_do`, which applies one record already checked."""
 
     def __init__(self, setup):
+        # [map rule] docs/memory.md: one name more than the match needs, so that its 47 fit in a
+        # map of 59 slots, not a full one of 47 (every method looked up on the match scans it).
+        self._room = None
         self.setup = s = setup
         self.form = s["form"]
         self.players, self.sides, self.target, self.hand_size, self.five = FORMS[self.form]
