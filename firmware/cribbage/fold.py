@@ -30,6 +30,8 @@ _SHIFT = const(8)
 _MASK = const(255)
 # ---- end of the record types ----
 
+_DEALS_KEPT = const(3)  # deal checkpoints kept (undo refolds from the last one before it)
+
 _SKUNKS = ("", "skunk", "double", "lurch")
 
 
@@ -121,6 +123,10 @@ class Fold:
             # Deal checkpoints of a finished game are dropped: undo past a game start refolds it.
             while len(cps) > 1 and not cps[-1][2]:
                 cps.pop()
+        elif len(cps) > _DEALS_KEPT and not cps[-_DEALS_KEPT][2]:
+            # Only the last deals' (the refold makes them again): an undo further back refolds from
+            # the game's start, and a game's end keeps ~1 KB less on the heap.
+            del cps[-_DEALS_KEPT]
         sides = self.sides
         places = self.places
         v = bytearray(6 * sides + 11 + len(places))

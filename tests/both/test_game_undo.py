@@ -104,6 +104,9 @@ def test_undo_over_many_deals_and_games_back_to_the_start():
         while not m.game_over:
             ap(E.peg(g % 2, 29, "manual"))
     assert len(m.results) == 3 and len(states) == m.count
+    # The heap a match keeps for undo: checkpoints at the set-up, the cut and each next game, and at
+    # this game's last 3 deals of its 6.
+    assert len(m._cps) == 4 + 3, len(m._cps)
     while m.count > 1:
         m.apply(E.undo())
         assert state(m) == states[m.count], m.count
