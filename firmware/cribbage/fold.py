@@ -115,7 +115,7 @@ class Fold:
 
     def _checkpoint(self, game_start, end):
         # end: where the record just applied ends in the log (the log runs on when refolding).
-        # The state is packed into bytes: a match keeps a dozen of these, ~100 bytes each. They
+        # The state is packed into bytes: a match keeps one a game and the last deals', ~100 bytes each. They
         # are written in place, in the order _restore reads them (a list built up piece by piece
         # made a dozen temporary lists at every deal).
         cps = self._cps
