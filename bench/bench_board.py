@@ -56,9 +56,9 @@ def currents():
         worst = 0
         dimmed = 0
 
-        def limit(self, frame):
+        def limit(self, frame, n=-1):
             raw = lim.estimate_ma(frame)
-            scale = lim.limit(frame)
+            scale = lim.limit(frame, n)
             after = lim.estimate_ma(frame)
             Probe.worst_raw = max(Probe.worst_raw, raw)
             Probe.worst = max(Probe.worst, after)
