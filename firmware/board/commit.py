@@ -19,7 +19,7 @@ except ImportError:  # CPython: const(x) is just x
 
 # The boot checkpoint (load, save; docs/journal.md "The boot checkpoint"): the match's record log on
 # flash beside the journal, so that a boot replays only the records after it.
-_FORMAT = const(1)  # the file's layout and the record log's (cribbage/records.py): a change bumps it
+_FORMAT = const(2)  # the file's layout and the record log's (cribbage/records.py): a change bumps it
 _EVERY = const(50)  # journal records between checkpoints: a boot replays fewer than this after one
 _STR = sys.implementation.name == "micropython"  # its crc32 takes a str; CPython's only bytes
 
@@ -265,10 +265,11 @@ class Commit:
             with open(path, "rb") as f:
                 head = f.read(80)
                 nl = head.find(b"\n")
-                form, n, want, end, value = [int(x) for x in head[:nl].split()]
+                form, n, want, end, value, size = [int(x) for x in head[:nl].split()]
                 f.seek(nl + 1)
+                starts = f.read(size)
+                got = crc32(starts)
                 chunks = []
-                got = 0
                 while True:
                     c = bytearray(256)  # records.Log's chunks, read in place
                     if f.readinto(c) != 256:
@@ -277,12 +278,13 @@ class Commit:
                     got = crc32(c, got)
             if form != _FORMAT or n < 2 or got != value or not 0 < end <= 256 * len(chunks):
                 raise ValueError
+            starts = _starts(json.loads(starts))
         except OSError:  # none (a new match): the replay reads it all
             return
-        except ValueError:  # damaged, cut, or of another firmware
+        except Exception:  # damaged, cut, or of another firmware (ValueError, or a field of a wrong type)
             os.remove(path)
             return
-        self.mark = (want, end, chunks)
+        self.mark = (want, end, chunks, starts)
         self.kept = n
 
     def _refold(self):
@@ -297,7 +299,11 @@ class Commit:
         try:
             log.chunks = mark[2]
             log.end = mark[1]
-            p = 0
+            # From the last game's start, as undo restores it: the games before it are their results
+            # and start checkpoints, kept in the file (a boot refolds one game, not the match).
+            m._cps, m.results = mark[3]
+            m._restore(m._cps[-1])
+            p = log.norm(m._cps[-1][0])
             while p < log.end:
                 m.count += 1
                 m._do(p)
@@ -316,14 +322,23 @@ class Commit:
         j = self.journal
         if j.locked or self._loading is not None or self.count - self.kept < _EVERY:
             return False
-        log = self.match._log
+        m = self.match
+        log = m._log
         path = j.path + ".checkpoint"
         try:
-            value = 0
+            # the games' start checkpoints (their state packed in bytes, as lists here) and results
+            starts = [[cp[0], cp[1], list(cp[3]), cp[4], cp[5], cp[6]] for cp in m._cps if cp[2]]
+            starts = json.dumps([starts, m.results]).encode()
+            value = crc32(starts)
             for c in log.chunks:
                 value = crc32(c, value)
             with open(path + ".tmp", "wb") as f:
-                f.write(("%d %d %d %d %d\n" % (_FORMAT, self.count, self.crc, log.end, value)).encode())
+                f.write(
+                    (
+                        "%d %d %d %d %d %d\n" % (_FORMAT, self.count, self.crc, log.end, value, len(starts))
+                    ).encode()
+                )
+                f.write(starts)
                 for c in log.chunks:
                     f.write(c)
             os.rename(path + ".tmp", path)
@@ -332,3 +347,17 @@ class Commit:
             return False
         self.kept = self.count
         return True
+
+
+def _starts(value):
+    """The checkpoint's games (save): [(start checkpoint)], [results], as the match holds them (tuples,
+    its state in bytes). A field of another shape raises (ValueError, TypeError): the file is dropped."""
+    cps, results = value
+    out = []
+    for end, count, v, show, cut, names in cps:
+        if show is not None:
+            show = (show[0], show[1], tuple(show[2])) + tuple(show[3:])
+        out.append((end, count, True, bytearray(v), show, None if cut is None else tuple(cut), names))
+    if not out or out[0][0]:
+        raise ValueError  # the first is the set-up's, at the log's start
+    return out, [(w, tuple(pl), tuple(g), tuple(sk), tuple(f)) for w, pl, g, sk, f in results]
