@@ -1,11 +1,13 @@
 # Where the heap goes after boot, part by part (docs/memory.md's table): bench/mp_heapmap.py on the unix port,
 # code in RAM (.mpy loaded into the heap) and in ROM (a ROMFS image, as tools/sim.py runs it), with the
 # 600-event journal of bench/mp_journal.py; with --pico also on the emulated Pico (code in RAM, the bundle).
-"""python bench/heapmap.py [--advice] [--pico]
+"""python bench/heapmap.py [--pico]
 
 Each row is what one part left held after a collection, in bytes of that heap: a module's code (its
 bytecode with the code in RAM), constants, functions and globals; then the board definition, the HAL,
-the settings, the App (the match replayed from the journal, the journal, controller, render) and the link.
+the settings, the App (the match replayed from the journal, the journal, controller, render), then what
+loads later: the link (a laptop's first line), the menu (its first opening), the discard advice (first
+asked for: its code and an Advisor); "free after boot" is the heap before those three.
 """
 
 import ast
@@ -71,10 +73,13 @@ def script():
     skip = ("board.advising", "board.boardfile", "board.boardcache", "board.boarddef")  # later, or not kept
     skip += ("hal.rp2", "hal.ws2812")  # the Pico's HAL: measured on its own
     skip += ("board.link",)  # loaded when a laptop first sends a line (App.pump): the link's row
+    skip += ("board.menu",)  # loaded when the menu first opens (Controller._open): the menu's row
     # hal.lines: the link's line reader, which both HALs import too (a row of its own, as before)
     order = import_order("board.app", "hal.lines", after=skip) + ["start"]
-    advice = import_order("board.advising", after=order)
+    menu = import_order("board.menu", after=order)
+    advice = import_order("board.advising", after=order + menu)  # when advice is first asked for
     text = text.replace('ORDER = ""', "ORDER = %r" % " ".join(order), 1)
+    text = text.replace('MENU = ""', "MENU = %r" % " ".join(menu), 1)
     text = text.replace('ADVICE = ""', "ADVICE = %r" % " ".join(advice), 1)
     out = os.path.join(WORK, "mp_heapmap.py")
     with open(out, "w") as f:
@@ -91,13 +96,13 @@ def journal600():
     return path, lines
 
 
-def on_unix(code, journal, advice):
+def on_unix(code, journal):
     dest = os.path.join(WORK, "unix")
     build.compile_tree(dest, march=build.host_march(), sim=True)  # hal.rp2 too: run here on fakes
     deploy.driver_file(dest)  # the display driver, where `make deploy` puts it in a ROM image
     board = build.board_files(os.path.join(_ROOT, "hardware", "board.json"), dest)
     data = tempfile.mkdtemp(prefix="heapmap-", dir=WORK)
-    args = [board, journal, data, "advice" if advice else "-", os.path.join(_ROOT, "tests", "both")]
+    args = [board, journal, data, "-", os.path.join(_ROOT, "tests", "both")]
     mp = os.path.join(build.BIN, "micropython")
     if code == "rom":
         image = os.path.join(WORK, "unix.romfs")
@@ -155,13 +160,19 @@ def table(runs):
     sums += ["%12.1f" % (sum(us for _k, _n, us in runs[c]["parts"]) / 1000) for c in timed]
     print("%-58s %s" % ("sum", " ".join(sums)))
     print("%-58s %s" % ("free after boot", " ".join("%12d" % runs[c]["free"] for c in cols)))
+    print(
+        "%-58s %s"
+        % (
+            "free with the link, menu and advice loaded",
+            " ".join("%12d" % runs[c]["free_lazy"] for c in cols),
+        )
+    )
 
 
 def main(argv):
     os.makedirs(WORK, exist_ok=True)
-    advice = "--advice" in argv
     path, lines = journal600()
-    runs = {"unix RAM": on_unix("ram", path, advice), "unix ROM": on_unix("rom", path, advice)}
+    runs = {"unix RAM": on_unix("ram", path), "unix ROM": on_unix("rom", path)}
     if "--pico" in argv:
         runs["Pico RAM"] = on_pico(lines)
     table(runs)

@@ -101,9 +101,23 @@ def bench_advice(b, out):
     """Discard advice (issue 14) from the OK that ends the keying to the first ranked page on the glass:
     the ranking (Advising.rank_cards), the page's rows (Advising.lines) and, on the Pico, the display's
     drawing and its I2C transfer (hal.rp2.Display over micropython-lib's SSD1306 driver, the emulated one)."""
-    from board.advising import Advising
+    from board import deal, display  # noqa: F401 (loaded at boot: not the advice's own load)
     from cribbage import events
     from cribbage.game import Match
+
+    # its code loaded when advice is first asked for (the held MENU), not at boot: its modules from
+    # littlefs (the board's code bundle is unmounted by then) and an Advisor's buffers
+    gc.collect()
+    t0 = time.ticks_us()
+    from board.advising import Advising
+
+    Advising()
+    out["advice_load_us"] = time.ticks_diff(time.ticks_us(), t0)
+    gc.collect()
+    t0 = time.ticks_us()
+    import board.menu  # noqa: F401 (the menu's code, loaded when the menu first opens)
+
+    out["menu_load_us"] = time.ticks_diff(time.ticks_us(), t0)
 
     m = Match(events.setup(form="six", fmt="acc"))
     m.apply(events.cut(["5H", "9C"]))  # player 0 deals: the board asks for the starter

@@ -1,8 +1,8 @@
 # Where the heap goes at boot, part by part: run by bench/heapmap.py on the unix port and the emulated Pico.
-# Boots as start.py does (every module, the board, the HAL, the App with its journal replay, the link),
-# one part at a time, and prints what each part left held after a collection and the time it took (us,
-# its collections left out), one JSON line at the end.
-#   micropython -X heapsize=2m bench/mp_heapmap.py FIRMWARE_DIR BOARD_JSON JOURNAL_OR_- SIM_DATA advice|-
+# Boots as start.py does (every module, the board, the HAL, the App with its journal replay), then loads
+# what comes later (the link, the menu, the discard advice), one part at a time, and prints what each part
+# left held after a collection and the time it took (us, its collections left out), one JSON line at the end.
+#   micropython -X heapsize=2m bench/mp_heapmap.py FIRMWARE_DIR BOARD_JSON JOURNAL_OR_- SIM_DATA -
 #       FAKES_DIR
 #   (on the Pico, by mpremote run, with no arguments: the deployed firmware, /board.json, its journal)
 import gc
@@ -16,8 +16,10 @@ if not PICO:
 
 # Every module the board loads at boot, dependencies first, so that a module's figure is its own code,
 # constants and globals, nothing of another's: bench/heapmap.py writes the lists here from the firmware's
-# imports (ORDER: what board.app, board.link and start import; ADVICE: what board.advising adds).
+# imports (ORDER: what board.app and start import; MENU: what board.menu adds, loaded when the menu first
+# opens; ADVICE: what board.advising adds, loaded when advice is first asked for).
 ORDER = ""
+MENU = ""
 ADVICE = ""
 parts = []
 _last = [0]
@@ -39,7 +41,6 @@ def mark(name):
 
 
 def main():
-    advice = not PICO and ARGS[4] == "advice"
     if PICO:
         import codefs  # as main.py does: the modules from the bundle
 
@@ -49,7 +50,7 @@ def main():
             pass
     _last[0] = held()
     _since[0] = time.ticks_us()  # pyright: ignore[reportAttributeAccessIssue]
-    names = ORDER.split() + ["asyncio"] + (ADVICE.split() if advice else [])
+    names = ORDER.split() + ["asyncio"]
     for name in names:
         __import__(name)
         mark(name)
@@ -99,16 +100,25 @@ def main():
         _last[0] = held()
         _since[0] = time.ticks_us()  # pyright: ignore[reportAttributeAccessIssue]
     settings = app.Settings(hal.storage_dir + app.SETTINGS).load()
-    if advice:
-        settings["advice"] = True
     mark("settings")
     a = app.App(hal, board_def, settings)
     board_def.sensor_fixed = board_def.led_chains
     board_def.power = board_def.pins
     a.calm_gc()  # as App.main does first: and the room for the next commit
     mark("the App: match, journal, controller, render, view (%d events replayed)" % a.journal.next_seq)
+    boot_free = gc.mem_free()
     a.start_link()
     mark("the link, loaded when a laptop first sends a line: its code and state")
+    for name in MENU.split():
+        __import__(name)
+    mark("the menu and name entry, loaded when the menu first opens")
+    for name in ADVICE.split():
+        __import__(name)
+    from board.advising import Advising
+
+    a.controller.advising = Advising()
+    mark("the discard advice, when first asked for: its code, an Advisor")
+    lazy_free = gc.mem_free()
     if not PICO:
         # last, the Pico's own HAL on this port, its machine and rp2 modules faked (tests/both/rp2fakes.py)
         sys.path.append(ARGS[5])
@@ -129,7 +139,7 @@ def main():
             _last[0] = held()
             __import__("ssd1306")
         mark("ssd1306 (the Pico's display driver; its names aside)")
-    out = {"parts": parts, "free": gc.mem_free(), "total": gc.mem_free() + gc.mem_alloc()}
+    out = {"parts": parts, "free": boot_free, "free_lazy": lazy_free, "total": gc.mem_free() + gc.mem_alloc()}
     hal.close()
     import json
 

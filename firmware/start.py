@@ -106,7 +106,8 @@ def main(argv):
     # Then every module's code, the state built after: code loaded late lands in whatever holes
     # the state left, and a fragmented heap refuses a 1.3 KB import with 100 KB free.
     # With the code in RAM not the link's: App loads it when a laptop first sends a line (board/app.py
-    # pump), and the game has its ~11 KB of bytecode until then. With the code in flash it costs only
+    # pump), and the game has its ~11 KB of bytecode until then; nor the menu's and the advice's, loaded
+    # the first time a player opens them (board/controller.py _open, _long). With the code in flash it costs only
     # its objects, and loaded that late, in the heap a match had left, it left too little: at 96 KB a
     # laptop's sync in game 2 had game 3 run out of heap (sim/match3.script).
     import asyncio
@@ -115,6 +116,7 @@ def main(argv):
 
     if flash:
         import board.link  # noqa: F401
+        import board.menu  # noqa: F401 (the menu and name entry: loaded when first opened in RAM)
 
     asyncio.gather  # noqa: B018 (asyncio loads its funcs module on first use: app.main's gather)
     gc.collect()
@@ -125,11 +127,11 @@ def main(argv):
     board_def.pins = board_def.display = {}  # one empty dict and one empty list stand for them all
     board_def.led_pins = board_def.led_chains = board_def.led_chain_start = board_def.key_rows = []
     board_def.key_cols = board_def.led_chains
-    # The discard advice's code too when the setting is on (App imports it): after the unmount below
-    # the Pico's importer no longer finds the bundle's modules, and a board with the advice on
-    # stopped at boot with "ImportError: no module named 'board.advising'" (issue 14 on the rp2 port).
+    # With the code in flash the discard advice's too when the setting is on, by the rule above; in RAM
+    # it is loaded when first asked for (Controller._long), from its .mpy on littlefs (the bundle is
+    # unmounted below), and the heap is the game's until then.
     settings = app.Settings(hal.storage_dir + app.SETTINGS).load()
-    if settings["advice"]:
+    if flash and settings["advice"]:
         import board.advising  # noqa: F401
     # Every module is loaded (the HAL's too): the code bundle main.py mounted (codefs.py) gives its
     # index and open file back to the heap before the journal's replay builds the match.

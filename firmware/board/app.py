@@ -64,13 +64,8 @@ class App:
         self.match = self.book.match  # one object for the app's life: the Commit refills it in place
         self._tracks = tracks_for(2, 0, board_def.sides)
         self._tracks_key = -1
-        advising = None
-        if settings["advice"]:
-            # Discard advice (issue 14) costs heap from boot: only when asked for (docs/advice.md).
-            from board.advising import Advising
-
-            advising = Advising()
-        self.controller = Controller(board_def.key_names, self.book, settings, self.tracks, log, advising)
+        # (the discard advice's code is loaded the first time it is asked for: Controller._long)
+        self.controller = Controller(board_def.key_names, self.book, settings, self.tracks, log)
         self.link = None
         self._pump = None  # board.link.pump once the link starts
         self._shown = None  # display rows on the glass

@@ -8,7 +8,6 @@ from board.display import ROWS
 from board.entry import Entry
 from board.keyed import Keyed
 from board.sensors import GAME
-from board.settings import MENU
 from board.ticks import diff
 from cribbage.cards import RANKS, SUITS
 from cribbage.errors import CribError
@@ -34,7 +33,6 @@ class Controller(Keyed):
         settings   board.settings.Settings: read; the menu's OK .cycle(name, now); the guard's .reset()
         tracks()   the physical track of each side, by side (a tuple the app keeps)
         log(text)  the console
-        advising   board.advising.Advising (discard advice), or None when the setting is off
     Called by the app, in this order each pass:
         handle(edge, now)   each input edge (board/edges.py); tick(now) once: auto-OK, fading messages
     and by the app's other parts:
@@ -44,6 +42,9 @@ class Controller(Keyed):
         shown(into)         fills a display.view(): the display's only view of the controller
         blinking()          the proposed peg whose hole blinks (deal.Pending), or None
         changes             bumps whenever what is shown may have changed (the app redraws then)
+    The menu and the name entry (board/menu.py) and the discard advice (board/advising.py) are loaded
+    the first time a player asks for them (_open, _long), not at boot: with the code in RAM their code
+    is heap from then on; a load with no room says so and changes nothing (docs/memory.md).
     Faults are codes (`fault`: edges.FAULT_*, `stuck`: a bitmap of keys), worded by the display.
     Split by idea: keys, taps, proposals and their answers here; what keyed cards, numbers and a lone
     OK do in each phase of the deal in its base class board.keyed.Keyed (_rank, _suit, _ok,
@@ -52,7 +53,7 @@ class Controller(Keyed):
 
     message_ms = 10000  # an error or a count stays this long unless a key clears it
 
-    def __init__(self, key_names, book, settings, tracks, log, advising=None):
+    def __init__(self, key_names, book, settings, tracks, log):
         self.key_names = key_names
         self.book = book
         self.settings = settings
@@ -61,7 +62,7 @@ class Controller(Keyed):
         self.pending = None  # deal.Pending waiting for OK
         self.entry = Entry()  # cards and numbers being keyed
         self.num_side = 0  # the side keyed points go to (MENU cycles it)
-        self.menu = -1  # index in settings.MENU while the menu is open
+        self.menu = -1  # index in board.menu.MENU while the menu is open
         self.message = []  # lines shown over the prompt: errors, counts, reports
         self.page = 0  # the page shown of a message longer than the display (MENU turns it)
         self.now = 0  # the time of the edge or tick in hand
@@ -73,7 +74,7 @@ class Controller(Keyed):
         self.skip = None  # (game_no, deal_no, level, match.count): how far went by hand (deal.level)
         self.changes = 0  # bumps whenever something shown may have changed
         self._link_t = None  # when a laptop's proposal last appeared, changed or went (_LINK_READ_MS)
-        self.advising = advising  # board.advising.Advising when the setting is on, else None
+        self.advising = None  # board.advising.Advising once advice was first asked for (_long)
 
     # ---- edges ------------------------------------------------------------------------------
 
@@ -188,11 +189,9 @@ class Controller(Keyed):
         if name == "OK" and self._unread(name, now):
             return  # maybe meant for a proposal the laptop has just replaced or withdrawn
         if self.menu >= 0:
-            if name == "OK" and MENU[self.menu][0] == "name":
-                self.menu = -1  # "Player names": each side's name keyed in turn, from the first
-                self._naming(0)
-            elif name == "OK":
-                self.settings.cycle(MENU[self.menu][0], now)
+            from board import menu  # loaded when the menu opened (_open)
+
+            menu._press(self, name, now)
             return
         if self.pending is not None:
             if name == "OK":
@@ -201,21 +200,10 @@ class Controller(Keyed):
                 # UNDO and MENU act on release (UNDO says no): a reminder now would outlive the proposal.
                 self.say("OK = yes", "UNDO = no")
             return
-        e = self.entry
-        if e.name is not None:
-            # A player's name being keyed (Entry.letter); UNDO (delete) and MENU (leave) act on release.
-            if name == "OK":
-                side = self.num_side
-                text = e.name.decode().strip()
-                m = self.book.match
-                ev = {"t": "name", "s": side, "name": text}
-                if text and text != m.names[side] and not self.commit(ev, keep=True):
-                    return  # refused (said): the name stays keyed, to correct
-                self._naming(side + 1)  # OK on the name as it was keeps it
-            elif name != "UNDO" and name != "MENU":
-                refused = e.letter(RANKS.find(name) if len(name) == 1 else -1, now)
-                if refused:
-                    self.say(*refused)
+        if self.entry.name is not None:
+            from board import menu  # a player's name being keyed: the menu's "Player names" started it
+
+            menu._entry(self, name, now)
             return
         if self.advising is not None and self.advising.on:
             self.advising.handle(self, name, False)  # board/advising.py: nothing there is pegged
@@ -238,7 +226,9 @@ class Controller(Keyed):
 
     def _short(self, name, now):
         if self.menu >= 0:
-            self.menu = (self.menu + 1) % len(MENU) if name == "MENU" else -1
+            from board import menu
+
+            menu._short(self, name)
             return
         p = self.pending
         if name == "UNDO" and self._unread(name, now):
@@ -285,7 +275,17 @@ class Controller(Keyed):
             if self.commit({"t": "go", "p": player}):
                 self.say(*display.play_lines(m, player, -1, count))
         else:
-            self.menu = 0
+            self._open()
+
+    def _open(self):
+        """Open the menu, its code (board/menu.py) loaded the first time: with the code in RAM it is
+        heap from then on, not from boot. No room for it: said, and nothing changes."""
+        try:
+            from board.menu import MENU  # noqa: F401
+        except MemoryError:
+            self.say("Out of memory:", "no menu")
+            return
+        self.menu = 0
 
     def _long(self, name, bit, now):
         if name != "MENU" and name != "UNDO":
@@ -301,11 +301,22 @@ class Controller(Keyed):
             self._long_used |= bit
             a = self.advising
             starter = deal.context(self.book.match, self.settings, self.skip) == "starter"
-            if a is not None and self.pending is None and self.menu < 0 and starter:
+            if self.settings["advice"] and self.pending is None and self.menu < 0 and starter:
+                if a is None:
+                    # The advice's code and tables (board/advising.py, cribbage/advice.py) are loaded
+                    # the first time it is asked for, not at boot (docs/memory.md).
+                    try:
+                        from board.advising import Advising
+
+                        a = Advising()
+                    except MemoryError:
+                        self.say("Out of memory:", "no advice")
+                        return
+                    self.advising = a
                 self.entry.reset()  # the deal's cards are keyed for advice, not as the starter
                 a.start(self.book.match)
             elif self.pending is None and (a is None or not a.on):
-                self.menu = 0
+                self._open()
 
     # ---- taps and proposals -----------------------------------------------------------------
 
@@ -367,16 +378,6 @@ class Controller(Keyed):
             self.say(*display.wrap(str(e.args[0]) if e.args else "refused"))
             return
         self.pending = deal.peg(m, side, n, hole, why, now)
-
-    def _naming(self, side):
-        """Key side's name next (the menu's "Player names", then side by side after each OK); past the
-        last side, done. It starts as the side's name once renamed, else empty: OK alone keeps it."""
-        m = self.book.match
-        self.entry.reset()
-        if side < m.sides:
-            self.num_side = side
-            n = m.names[side]
-            self.entry.name = n.encode() if n != m.setup["names"][side] else b""
 
     def _offer_undo(self):
         m = self.book.match

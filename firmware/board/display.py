@@ -4,7 +4,6 @@
 # The words are made here, where they are shown: the controller hands over codes and state (view()).
 from board import deal
 from board.deal import P_GUARD, P_LINK, P_PEG
-from board.settings import MATCH_SETTINGS, MENU, tracks_for
 from cribbage.cards import RANKS, format_card
 
 try:
@@ -22,7 +21,7 @@ SENSOR_FAULTS = ("", "No sensor chain", "Sensor noise", "Sensors silent")  # by 
 # Controller.shown() fills, in this order (a list and private consts, not a class and names: less heap):
 _FAULT = const(0)  # the sensor chain's fault: edges.FAULT_* (0: none)
 _STUCK = const(1)  # the name of a key stuck down, or None
-_MENU_AT = const(2)  # index in settings.MENU while the menu is open, else -1
+_MENU_AT = const(2)  # index in board.menu.MENU while the menu is open, else -1 (menu.rows reads it)
 _PROPOSAL = const(3)  # deal.Pending waiting for OK, or None
 _MESSAGE = const(4)  # lines shown over the prompt: errors, counts, reports
 _ENTRY = const(5)  # entry.Entry: the cards and digits keyed so far
@@ -64,44 +63,6 @@ def cards_text(cards):
     return " ".join([format_card(c) for c in cards])
 
 
-def _value(settings, key, shown):
-    """A setting's value in players' words (not the settings' own names); the match's settings say
-    how long the match is."""
-    v = settings[key]
-    fmt = settings["fmt"]
-    if key == "form":
-        words = {
-            "six": "6-card to 121",
-            "six61": "6-card to 61",
-            "three": "3-handed to 121",
-            "four": "partners 2v2",
-        }
-        return words.get(v, "5-card to 61")
-    if (key == "games" and (fmt == "points" or fmt == "lurch")) or (
-        key == "to" and (fmt == "acc" or fmt == "games")
-    ):
-        return "%d (not used)" % v
-    if key == "fmt" or key == "games" or key == "to":
-        if fmt == "games":
-            return "best of %d games" % settings["games"]
-        if fmt == "acc":
-            return "ACC, %d games" % settings["games"]
-        return "%s %s" % (fmt, "to %d" % settings["to"])  # points (1/2/3 a game) or lurch (1/2) to win
-    if key == "auto_ok_ms":
-        return "after %d secs" % (v // 1000) if v else "off"
-    if key == "three":
-        return "winner takes all" if v == "all" else "play on for 2nd"
-    colours = shown[_COLOURS]
-    if key == "tracks":
-        pair = tracks_for(2, v, len(colours)) if len(colours) > 2 else (0, 1)
-        return "%s %s" % (colours[pair[0]], colours[pair[1]]) if colours else str(v)
-    if v is True:
-        return "on"
-    if v is False:
-        return "off"
-    return str(v)
-
-
 def rows(match, settings, shown):
     out = []
     dealer = match.dealer_side
@@ -128,13 +89,9 @@ def rows(match, settings, shown):
     k = 0
     hint = prompt(match, shown[_CONTEXT])
     if shown[_MENU_AT] >= 0:
-        key, label = MENU[shown[_MENU_AT]]
-        v = ", ".join(match.names) if key == "name" else _value(settings, key, shown)
-        head = "%d/%d UNDO=leave" % (shown[_MENU_AT] + 1, len(MENU))
-        body = [head, label, _fit("= " + v if len(v) < COLS - 1 else v)]
-        if key in MATCH_SETTINGS:
-            body.append("(new match)")
-        hint = "OK=chg MENU=next"
+        from board import menu  # loaded when the menu opened (Controller._open)
+
+        body, hint = menu.rows(match, settings, shown)
     elif (
         shown[_PROPOSAL] is not None
         and shown[_PROPOSAL].ev is not None
@@ -208,13 +165,9 @@ def rows(match, settings, shown):
 def _entry(match, shown):
     e = shown[_ENTRY]
     if e.name is not None:
-        # "P2: Bob_" (the set-up's name, which a rename never changes), the keys, the hint last.
-        side = shown[_NUM_SIDE]
-        typed = match.setup["names"][side] + ": " + e.name.decode()
-        # ([name budget] docs/memory.md: one string split, not three names.)
-        return [
-            typed + "_" if len(e.name) < 12 else typed
-        ] + "2-9=abc T=space/K=Aa MENU=leave/OK=save UNDO=del".split("/")
+        from board import menu  # a name being keyed: the menu started it
+
+        return menu.lines(match, shown)
     n = e.number()
     if e.claiming:
         return [cards_text(e.cards), "Your count? " + (str(n) if n >= 0 else "_"), "then OK"]

@@ -1,7 +1,6 @@
 # Keyed cards and numbers: a rank key then a suit key makes a card; rank keys as digits make a number.
 # Pure state for the controller; docs/keys.md tells the grammar. A = 1 .. 9, T = 0 (T alone is 10).
-# A player's name is keyed here too: the rank keys as a phone's letters (letter()).
-from board.ticks import diff
+# A player's name is keyed here too: the rank keys as a phone's letters (board/menu.py letter()).
 from cribbage.cards import format_card
 
 DIGIT_RANKS = 10  # ranks A..T can be digits; J Q K cannot
@@ -56,34 +55,6 @@ class Entry:
             return -1, ("%d cards at most" % MAX_CARDS,)
         self.cards.append(c)
         return c, None
-
-    def letter(self, r, now):
-        """A rank key while a name is keyed, as on a phone: 2 = a b c 2, ... 9 = w x y z 9, A = . - ' 1,
-        T = space 0; the same key again within 1.2 s turns the last letter to the key's next one. A
-        letter starting the name or a word is a capital; K turns the last letter's case. -> display
-        lines when refused, else None. Bytes throughout: a str's characters would be interned
-        ([name budget] docs/memory.md)."""
-        name = self.name or b""  # called only while a name is keyed
-        if r == 12:  # K: the last letter's case (letters only: the signs and digits stay)
-            if name and 97 <= name[-1] | 32 <= 122:
-                self.name = name[:-1] + bytes((name[-1] ^ 32,))
-            self.rank = -1
-            return None
-        if r < 0 or r >= 10:
-            return ("2-9 A T: letters",)
-        keys = b".-'1/abc2/def3/ghi4/jkl5/mno6/pqrs7/tuv8/wxyz9/ 0".split(b"/")[r]
-        c = keys[0]
-        if r == self.rank and name and diff(now, self.t0) < 1200:
-            c = keys[(keys.find(bytes((name[-1] | 32,))) + 1) % len(keys)]
-            name = name[:-1]
-        elif len(name) >= 12:
-            return ("Full: 12 letters",)
-        if 97 <= c <= 122 and (not name or name[-1] == 32):
-            c -= 32  # a capital starts the name and each word
-        self.name = name + bytes((c,))
-        self.rank = r
-        self.t0 = now
-        return None
 
     def backspace(self):
         if self.name is not None:

@@ -10,7 +10,7 @@ from board.ticks import diff
 
 VERSION = 1
 
-# name -> (default, allowed values); the menus cycle through the allowed values in this order.
+# name -> (default, allowed values); the menu (board/menu.py) cycles through the allowed values in this order.
 SPEC = {
     "brightness": (96, (16, 32, 64, 96, 128, 192, 255)),
     "auto_ok_ms": (0, (0, 2000, 4000, 8000)),  # 0: a proposal waits for OK
@@ -23,24 +23,8 @@ SPEC = {
     "three": ("all", ("all", "cont")),
     "tracks": (0, (0, 1, 2)),  # which tracks the sides use when a game has fewer sides than tracks
     "watchdog": (False, (False, True)),
-    "advice": (False, (False, True)),  # discard advice (held MENU before the starter), from the next boot
+    "advice": (False, (False, True)),  # discard advice (held MENU before the starter; board/advising.py)
 }
-# The menu: (setting, label) in the order MENU steps through them.
-MENU = (
-    ("brightness", "Brightness"),
-    ("auto_ok_ms", "Auto OK"),
-    ("play", "Key the play"),
-    ("form", "Game form"),
-    ("fmt", "Match format"),
-    ("games", "Games in match"),
-    ("to", "Match points"),
-    ("muggins", "Muggins"),
-    ("three", "3-handed match"),
-    ("tracks", "2 sides' tracks"),
-    ("watchdog", "Watchdog"),
-    ("advice", "Advice (at boot)"),
-    ("name", "Player names"),  # not a setting: OK keys each side's name (Controller._naming)
-)
 MATCH_SETTINGS = ("form", "fmt", "games", "to", "muggins", "three")  # used at the next new match
 ORDER = (
     "brightness",

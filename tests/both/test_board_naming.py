@@ -5,7 +5,7 @@ from scenario import Scenario
 
 from board.deal import muggins
 from board.display import play_lines, prompt, result_lines, show_lines
-from board.settings import MENU
+from board.menu import MENU
 from cribbage import events as E
 from cribbage.cards import parse_card
 from cribbage.game import Match

@@ -6,7 +6,7 @@ from scenario import Scenario
 from typer.testing import CliRunner
 
 from board.link import Link
-from board.settings import MENU
+from board.menu import MENU
 from crib import db
 from crib.cli import app
 from crib.client import LinkClient

@@ -20,7 +20,7 @@ launcher = simbuild.launcher
 def _rows(code):
     os.makedirs(heapmap.WORK, exist_ok=True)
     path, _lines = heapmap.journal600()
-    return {name: n for name, n, _us in heapmap.on_unix(code, path, False)["parts"]}
+    return {name: n for name, n, _us in heapmap.on_unix(code, path)["parts"]}
 
 
 def _near(got, want):

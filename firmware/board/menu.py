@@ -1,0 +1,158 @@
+# The menu (the settings editor) and player-name entry: what MENU opens, its rows and its keys.
+# Loaded the first time the menu opens (Controller._open), not at boot: with the code in RAM (a stock
+# Pico) its code is heap from then on, and a board that is only played never pays for it
+# (docs/memory.md, "Loaded when first used"). Part of the controller: c is the Controller, its state
+# (menu, entry, num_side) and its say/commit are written once, in Controller's docstring.
+from board.settings import MATCH_SETTINGS, tracks_for
+from board.ticks import diff
+from cribbage.cards import RANKS
+
+COLS = 16
+# The menu: (setting, label) in the order MENU steps through them.
+MENU = (
+    ("brightness", "Brightness"),
+    ("auto_ok_ms", "Auto OK"),
+    ("play", "Key the play"),
+    ("form", "Game form"),
+    ("fmt", "Match format"),
+    ("games", "Games in match"),
+    ("to", "Match points"),
+    ("muggins", "Muggins"),
+    ("three", "3-handed match"),
+    ("tracks", "2 sides' tracks"),
+    ("watchdog", "Watchdog"),
+    ("advice", "Discard advice"),
+    ("name", "Player names"),  # not a setting: OK keys each side's name (_naming)
+)
+
+
+def _press(c, name, now):
+    """A key pressed while the menu is open: OK changes the item's value, or names the sides."""
+    if name == "OK" and MENU[c.menu][0] == "name":
+        c.menu = -1  # "Player names": each side's name keyed in turn, from the first
+        _naming(c, 0)
+    elif name == "OK":
+        c.settings.cycle(MENU[c.menu][0], now)
+
+
+def _short(c, name):
+    """MENU or UNDO released while the menu is open: the next item, or leave."""
+    c.menu = (c.menu + 1) % len(MENU) if name == "MENU" else -1
+
+
+def _naming(c, side):
+    """Key side's name next (the menu's "Player names", then side by side after each OK); past the
+    last side, done. It starts as the side's name once renamed, else empty: OK alone keeps it."""
+    m = c.book.match
+    c.entry.reset()
+    if side < m.sides:
+        c.num_side = side
+        n = m.names[side]
+        c.entry.name = n.encode() if n != m.setup["names"][side] else b""
+
+
+def _entry(c, name, now):
+    """A key pressed while a name is keyed: OK saves it (the core's `name` event), a rank key is a
+    letter; UNDO (delete) and MENU (leave) act on release (Controller._short)."""
+    e = c.entry
+    if name == "OK":
+        side = c.num_side
+        text = e.name.decode().strip()
+        m = c.book.match
+        ev = {"t": "name", "s": side, "name": text}
+        if text and text != m.names[side] and not c.commit(ev, keep=True):
+            return  # refused (said): the name stays keyed, to correct
+        _naming(c, side + 1)  # OK on the name as it was keeps it
+    elif name != "UNDO" and name != "MENU":
+        refused = letter(e, RANKS.find(name) if len(name) == 1 else -1, now)
+        if refused:
+            c.say(*refused)
+
+
+def letter(e, r, now):
+    """A rank key r while a name is keyed in e (board.entry.Entry), as on a phone: 2 = a b c 2, ...
+    9 = w x y z 9, A = . - ' 1, T = space 0; the same key again within 1.2 s turns the last letter to
+    the key's next one. A letter starting the name or a word is a capital; K turns the last letter's
+    case. -> display lines when refused, else None. Bytes throughout: a str's characters would be
+    interned ([name budget] docs/memory.md)."""
+    name = e.name or b""  # called only while a name is keyed
+    if r == 12:  # K: the last letter's case (letters only: the signs and digits stay)
+        if name and 97 <= name[-1] | 32 <= 122:
+            e.name = name[:-1] + bytes((name[-1] ^ 32,))
+        e.rank = -1
+        return None
+    if r < 0 or r >= 10:
+        return ("2-9 A T: letters",)
+    keys = b".-'1/abc2/def3/ghi4/jkl5/mno6/pqrs7/tuv8/wxyz9/ 0".split(b"/")[r]
+    c = keys[0]
+    if r == e.rank and name and diff(now, e.t0) < 1200:
+        c = keys[(keys.find(bytes((name[-1] | 32,))) + 1) % len(keys)]
+        name = name[:-1]
+    elif len(name) >= 12:
+        return ("Full: 12 letters",)
+    if 97 <= c <= 122 and (not name or name[-1] == 32):
+        c -= 32  # a capital starts the name and each word
+    e.name = name + bytes((c,))
+    e.rank = r
+    e.t0 = now
+    return None
+
+
+def rows(match, settings, shown):
+    """(body rows, hint) of the open menu (shown: a display.view(), its item at 2, colours at 11)."""
+    key, label = MENU[shown[2]]
+    v = ", ".join(match.names) if key == "name" else _value(settings, key, shown)
+    head = "%d/%d UNDO=leave" % (shown[2] + 1, len(MENU))
+    body = [head, label, ("= " + v if len(v) < COLS - 1 else v)[:COLS]]
+    if key in MATCH_SETTINGS:
+        body.append("(new match)")
+    return body, "OK=chg MENU=next"
+
+
+def _value(settings, key, shown):
+    """A setting's value in players' words (not the settings' own names); the match's settings say
+    how long the match is."""
+    v = settings[key]
+    fmt = settings["fmt"]
+    if key == "form":
+        words = {
+            "six": "6-card to 121",
+            "six61": "6-card to 61",
+            "three": "3-handed to 121",
+            "four": "partners 2v2",
+        }
+        return words.get(v, "5-card to 61")
+    if (key == "games" and (fmt == "points" or fmt == "lurch")) or (
+        key == "to" and (fmt == "acc" or fmt == "games")
+    ):
+        return "%d (not used)" % v
+    if key == "fmt" or key == "games" or key == "to":
+        if fmt == "games":
+            return "best of %d games" % settings["games"]
+        if fmt == "acc":
+            return "ACC, %d games" % settings["games"]
+        return "%s %s" % (fmt, "to %d" % settings["to"])  # points (1/2/3 a game) or lurch (1/2) to win
+    if key == "auto_ok_ms":
+        return "after %d secs" % (v // 1000) if v else "off"
+    if key == "three":
+        return "winner takes all" if v == "all" else "play on for 2nd"
+    colours = shown[11]
+    if key == "tracks":
+        pair = tracks_for(2, v, len(colours)) if len(colours) > 2 else (0, 1)
+        return "%s %s" % (colours[pair[0]], colours[pair[1]]) if colours else str(v)
+    if v is True:
+        return "on"
+    if v is False:
+        return "off"
+    return str(v)
+
+
+def lines(match, shown):
+    """The rows while a name is keyed: "P2: Bob_" (the set-up's name, which a rename never changes),
+    then the keys; the last is the hint."""
+    e = shown[5]
+    side = shown[7]
+    typed = match.setup["names"][side] + ": " + e.name.decode()
+    # ([name budget] docs/memory.md: one string split, not three names.)
+    keys = "2-9=abc T=space/K=Aa MENU=leave/OK=save UNDO=del"
+    return [typed + "_" if len(e.name) < 12 else typed] + keys.split("/")
