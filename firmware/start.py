@@ -107,9 +107,9 @@ def main(argv):
     # the state left, and a fragmented heap refuses a 1.3 KB import with 100 KB free.
     # With the code in RAM not the link's: App loads it when a laptop first sends a line (board/app.py
     # pump), and the game has its ~11 KB of bytecode until then; nor the menu's and the advice's, loaded
-    # the first time a player opens them (board/controller.py _open, _long). With the code in flash it costs only
-    # its objects, and loaded that late, in the heap a match had left, it left too little: at 96 KB a
-    # laptop's sync in game 2 had game 3 run out of heap (sim/match3.script).
+    # the first time a player opens them (board/controller.py _open, _long). With the code in flash the
+    # link costs only its objects, and loaded that late, in the heap a match had left, it left too
+    # little: at 96 KB a laptop's sync in game 2 had game 3 run out of heap (sim/match3.script).
     import asyncio
 
     from board import app

@@ -283,7 +283,7 @@ class Controller(Keyed):
         try:
             from board.menu import MENU  # noqa: F401
         except MemoryError:
-            self.say("Out of memory:", "no menu")
+            self.say("Out of memory:", "no menu loaded")  # ([name budget]: not a short string)
             return
         self.menu = 0
 
@@ -310,7 +310,7 @@ class Controller(Keyed):
 
                         a = Advising()
                     except MemoryError:
-                        self.say("Out of memory:", "no advice")
+                        self.say("Out of memory:", "no advice loaded")
                         return
                     self.advising = a
                 self.entry.reset()  # the deal's cards are keyed for advice, not as the starter

@@ -71,7 +71,7 @@ def test_a_menu_with_no_room_to_load_says_so_and_changes_nothing():
         s.keys("A OK")
         before = s.screen()
         s.press("MENU")
-        assert "Out of memory:" in s.said() and "no menu" in s.said()
+        assert "Out of memory:" in s.said() and "no menu loaded" in s.said()
         assert s.app.controller.menu == -1 and s.app.settings["brightness"] == 96
     finally:
         sys.modules.pop("board.menu", None)
@@ -108,7 +108,7 @@ def test_advice_with_no_room_to_load_says_so_and_changes_nothing():
         s.keys("A OK")
         journal = len(s.journal())
         _advice_mode(s)
-        assert "Out of memory:" in s.said() and "no advice" in s.said()
+        assert "Out of memory:" in s.said() and "no advice loaded" in s.said()
         assert s.app.controller.advising is None and s.app.controller.menu == -1
         s.cards("5D")  # the keys are the starter's, as before
         assert s.app.match.starter is not None and len(s.journal()) == journal + 1
