@@ -31,8 +31,9 @@ from cribbage import events  # noqa: E402
 WORK = os.path.join(_ROOT, "build", "device-test")
 CRIB = os.path.join(_ROOT, ".venv", "bin", "crib")
 BOARD = "e6614104032f122b"  # the emulator's default flash unique id
-# keys as (row, column) of the 4x5 matrix (docs/keys.md): 4, H, T, D, OK
-KEY = {"4": "0 3", "H": "3 1", "T": "1 4", "D": "3 2", "OK": "3 4"}
+# keys as (row, column) of the 4x5 matrix (hardware/board.json's keys)
+KEY = {"4": "0 3", "H": "3 1", "T": "1 4", "D": "3 2", "OK": "3 4", "MENU": "2 3", "UNDO": "2 4"}
+KEY.update({"A": "0 0", "2": "0 1", "3": "0 2", "5": "0 4", "6": "1 0", "S": "3 0", "C": "3 3"})
 
 
 def _lines_600():
@@ -263,3 +264,37 @@ def test_a_board_with_the_advice_on_boots(deployed, lines600):
         assert "Traceback" not in text and "journal: 600 records replayed" in text, text[-800:]
         assert "checkpoint" not in text, text[-800:]  # not dropped: the match is its refold
         _shows_journal(pico, lines600)
+
+
+def test_the_menu_and_the_advice_load_when_first_asked_for(deployed):
+    """Loaded when a player first asks for them, not at boot (issue 15: the heap after boot), and on the
+    Pico from their .mpy files on littlefs (start.py unmounts the code bundle): the menu at the first
+    MENU, the advice turned on there (at once, no reboot) and loaded at the first held MENU before the
+    starter; six dealt cards keyed and OK: the ranked discards on the display, nothing pegged."""
+    with emupico.Pico(WORK, "lazy", load_fs=deployed) as pico:
+        pico.first_lit()
+        _until(lambda: "heap:" in pico.console_text(), "the heap line", 60)
+        _press(pico, "MENU")
+        _until(lambda: _oled(pico)[3].startswith("1/13 UNDO=leave"), "the menu's first item", 60)
+        for _ in range(11):
+            _press(pico, "MENU")
+        assert _oled(pico)[3:6] == ["12/13 UNDO=leave", "Discard advice", "= off"], _oled(pico)
+        _press(pico, "OK")
+        assert _oled(pico)[5] == "= on", _oled(pico)
+        _press(pico, "UNDO")  # leave the menu
+        for k in ("4", "H", "T", "D", "OK"):
+            _press(pico, k)
+        assert _oled(pico)[7].startswith("Starter?"), _oled(pico)
+        pico.ctl("key %s 1" % KEY["MENU"])  # held: a long press (800 ms)
+        t = pico.time_ms()
+        _until(lambda: pico.time_ms() > t + 1000, "1 s of device time", 60)
+        pico.ctl("key %s 0" % KEY["MENU"])
+        _until(lambda: _oled(pico)[3].startswith("Advice: P"), "the advice's keying prompt", 60)
+        for k in ("A", "S", "2", "H", "3", "D", "4", "C", "5", "S", "6", "H"):
+            _press(pico, k)
+        _press(pico, "OK")
+        _until(lambda: _oled(pico)[2] == "MENU=more 1/15", "the ranked discards (%r)" % _oled(pico), 60)
+        assert _oled(pico)[4].startswith("1 throw "), _oled(pico)
+        text = pico.console_text()
+        assert "Traceback" not in text and "error" not in text and "Out of memory" not in text, text[-800:]
+        pico.quit()
