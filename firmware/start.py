@@ -122,6 +122,11 @@ def main(argv):
     gc.collect()
 
     hal = hal_mod.make(board_def, options)
+    if sys.platform == "rp2":
+        # hal.rp2's set-up (make and what only it calls) is done with: with the code in RAM its
+        # bytecode goes back to the heap, as start.py's own boot-only functions do above.
+        for name in ("make", "show_error", "_oled", "_makedir"):
+            delattr(hal_mod, name)
     # What only the HAL's set-up reads (the pins, the display's bus, the wiring of the LED chains and the
     # keys) goes back to the heap now, before the state is built in the room it leaves.
     board_def.pins = board_def.display = {}  # one empty dict and one empty list stand for them all

@@ -229,46 +229,16 @@ class _Watchdog:
 
 
 class Hal:
-    def __init__(self, board_def, options):
-        Pin = machine.Pin
-        b = board_def
-        self.board_def = b
-        self.storage_dir = options.get("storage_dir", STORAGE)
-        _makedir(self.storage_dir)
+    """The Pico's parts, set up by make() (its code is dropped after boot: make's docstring)."""
+
+    def __init__(self, board_def, storage_dir, leds, sensors, keys, display):
+        self.board_def = board_def
+        self.storage_dir = storage_dir
         self.unique_id = "".join("%02x" % x for x in machine.unique_id())
-
-        from hal.ws2812 import Chains  # here, so the tests of the other parts need no rp2 module
-
-        self.leds = Chains(b.led_pins, b.led_chains, b.led_order)
-        self.leds.write(bytearray(3 * b.led_count))  # all dark before the 5 V rail comes up
-        if b.led_power_pin is not None:
-            Pin(b.led_power_pin, Pin.OUT, value=1)
-
-        p = b.pins
-        # An unplugged chain must reach the app as all ones: pull MISO to the level that inverts to 1.
-        Pin(p["sensor_miso"], Pin.IN, Pin.PULL_DOWN if b.sensor_active_low else Pin.PULL_UP)
-        spi = machine.SPI(
-            b.sensor_spi,
-            baudrate=b.sensor_baud,
-            polarity=0,
-            phase=0,
-            bits=8,
-            firstbit=machine.SPI.MSB,
-            sck=Pin(p["sensor_sck"]),
-            mosi=Pin(p["sensor_mosi"]),
-            miso=Pin(p["sensor_miso"]),
-        )
-        self.sensors = SensorChain(spi, Pin(p["sensor_latch"], Pin.OUT, value=1), b.sensor_active_low)
-
-        rows = [Pin(g, Pin.OPEN_DRAIN, value=1) for g in b.key_rows]
-        cols = [Pin(g, Pin.IN, Pin.PULL_UP) for g in b.key_cols]
-        mask = 0
-        for i in range(len(b.key_names)):
-            if b.key_names[i] is not None:
-                mask |= 1 << i
-        self.keys = KeyMatrix(rows, cols, mask)
-
-        self.display = Display(_oled(b.display, self.log), self.log)
+        self.leds = leds
+        self.sensors = sensors
+        self.keys = keys
+        self.display = display
         self.link = UsbLink()
         self._heap_told = False
 
@@ -359,4 +329,43 @@ def _makedir(path):
 
 
 def make(board_def, options=None):
-    return Hal(board_def, options or {})
+    """The Hal for board_def. The set-up is here, not in Hal.__init__: start.py drops this function and
+    the ones only it calls once the board runs, and with the code in RAM their bytecode is heap
+    (docs/memory.md, "Drop what boot alone needs")."""
+    options = options or {}
+    Pin = machine.Pin
+    b = board_def
+    storage_dir = options.get("storage_dir", STORAGE)
+    _makedir(storage_dir)
+
+    from hal.ws2812 import Chains  # here, so the tests of the other parts need no rp2 module
+
+    leds = Chains(b.led_pins, b.led_chains, b.led_order)
+    leds.write(bytearray(3 * b.led_count))  # all dark before the 5 V rail comes up
+    if b.led_power_pin is not None:
+        Pin(b.led_power_pin, Pin.OUT, value=1)
+
+    p = b.pins
+    # An unplugged chain must reach the app as all ones: pull MISO to the level that inverts to 1.
+    Pin(p["sensor_miso"], Pin.IN, Pin.PULL_DOWN if b.sensor_active_low else Pin.PULL_UP)
+    spi = machine.SPI(
+        b.sensor_spi,
+        baudrate=b.sensor_baud,
+        polarity=0,
+        phase=0,
+        bits=8,
+        firstbit=machine.SPI.MSB,
+        sck=Pin(p["sensor_sck"]),
+        mosi=Pin(p["sensor_mosi"]),
+        miso=Pin(p["sensor_miso"]),
+    )
+    sensors = SensorChain(spi, Pin(p["sensor_latch"], Pin.OUT, value=1), b.sensor_active_low)
+
+    rows = [Pin(g, Pin.OPEN_DRAIN, value=1) for g in b.key_rows]
+    cols = [Pin(g, Pin.IN, Pin.PULL_UP) for g in b.key_cols]
+    mask = 0
+    for i in range(len(b.key_names)):
+        if b.key_names[i] is not None:
+            mask |= 1 << i
+    keys = KeyMatrix(rows, cols, mask)
+    return Hal(b, storage_dir, leds, sensors, keys, Display(_oled(b.display, print), print))  # Hal.log prints
