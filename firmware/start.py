@@ -106,8 +106,10 @@ def main(argv):
     # Then every module's code, the state built after: code loaded late lands in whatever holes
     # the state left, and a fragmented heap refuses a 1.3 KB import with 100 KB free.
     # With the code in RAM not the link's: App loads it when a laptop first sends a line (board/app.py
-    # pump), and the game has its ~11 KB of bytecode until then; nor the menu's and the advice's, loaded
-    # the first time a player opens them (board/controller.py _open, _long). With the code in flash the
+    # pump), and the game has its ~11 KB of bytecode until then; nor the advice's, loaded the first time
+    # a player asks for it (board/controller.py _long). The menu's (_open) is loaded when it first opens
+    # with the code in flash too: there it costs only its objects, and at 96 KB in ROM loaded at boot it
+    # had the three-game match run out of heap in game 3 (one run). With the code in flash the
     # link costs only its objects, and loaded that late, in the heap a match had left, it left too
     # little: at 96 KB a laptop's sync in game 2 had game 3 run out of heap (sim/match3.script).
     import asyncio
@@ -116,7 +118,6 @@ def main(argv):
 
     if flash:
         import board.link  # noqa: F401
-        import board.menu  # noqa: F401 (the menu and name entry: loaded when first opened in RAM)
 
     asyncio.gather  # noqa: B018 (asyncio loads its funcs module on first use: app.main's gather)
     gc.collect()

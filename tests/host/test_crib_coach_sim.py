@@ -1,4 +1,4 @@
-# The coach (issue 14) on the real sim: discard advice turned on from the menu (from the next boot), then
+# The coach (issue 14) on the real sim: discard advice turned on from the menu (at once), then
 # both players key their six dealt cards on the board, P1 keeps the best discard's hand and P2 the
 # second-ranked one, and the hands are scored from the kept cards. `crib show` marks each discard with
 # the expected points it gave away against the best, `crib stats` gives each player's average: both
