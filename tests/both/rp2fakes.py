@@ -285,6 +285,22 @@ def install():
     return m, r, o
 
 
+def reference_hal(storage="/tmp"):
+    """hal.rp2's Hal of the reference board made on the fakes, on one fake clock; -> (hal, machine, rp2,
+    ssd1306, board, the hal.rp2 module). uninstall() after."""
+    import board_fixture
+
+    m, r, o = install()
+    hal_rp2 = hal_module("rp2")
+    clock = Clock()
+    hal_rp2.time = clock
+    hal_module("ws2812").time = clock
+    b = board_fixture.reference()
+    m.chain = Chain74HC165(b.sensor_bits, b.pins["sensor_latch"])
+    m.matrix = KeyMatrixWiring(m, b.key_rows, b.key_cols)
+    return hal_rp2.make(b, {"storage_dir": storage}), m, r, o, b, hal_rp2
+
+
 def hal_module(name):
     """A fresh import of hal.<name> against the fakes (the hal package may still hold a stale one)."""
     full = "hal." + name

@@ -9,16 +9,8 @@ from sim import parts as simparts
 
 
 def test_rp2_board_uid_is_hex_of_machine_unique_id():
-    m, _r, _o = rp2fakes.install()
     try:
-        hal_rp2 = rp2fakes.hal_module("rp2")
-        clock = rp2fakes.Clock()
-        hal_rp2.time = clock
-        rp2fakes.hal_module("ws2812").time = clock
-        b = board_fixture.reference()
-        m.chain = rp2fakes.Chain74HC165(b.sensor_bits, b.pins["sensor_latch"])
-        m.matrix = rp2fakes.KeyMatrixWiring(m, b.key_rows, b.key_cols)
-        hal = hal_rp2.make(b, {"storage_dir": "/tmp"})
+        hal = rp2fakes.reference_hal()[0]
         assert hal.board_uid() == "e6613852831c2a21"  # the fake chip's 8 id bytes
     finally:
         rp2fakes.uninstall()

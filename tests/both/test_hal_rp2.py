@@ -4,18 +4,8 @@ import board_fixture
 import rp2fakes
 
 
-def _hal(edit=None):
-    m, r, o = rp2fakes.install()
-    hal_rp2 = rp2fakes.hal_module("rp2")
-    ws2812 = rp2fakes.hal_module("ws2812")
-    clock = rp2fakes.Clock()
-    hal_rp2.time = clock
-    ws2812.time = clock
-    b = board_fixture.reference()
-    m.chain = rp2fakes.Chain74HC165(b.sensor_bits, b.pins["sensor_latch"])
-    m.matrix = rp2fakes.KeyMatrixWiring(m, b.key_rows, b.key_cols)
-    storage = "/tmp"
-    hal = hal_rp2.make(b, {"storage_dir": storage})
+def _hal():
+    hal, m, r, o, b, _mod = rp2fakes.reference_hal()
     return hal, m, r, o, b
 
 

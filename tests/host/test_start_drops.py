@@ -9,7 +9,6 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tests", "both"))
 
-import board_fixture  # noqa: E402
 import rp2fakes  # noqa: E402
 
 
@@ -31,16 +30,8 @@ def _dropped_from_the_hal():
 def test_the_pico_hal_works_without_its_set_up_code():
     names = _dropped_from_the_hal()
     assert "make" in names
-    m, _r, o = rp2fakes.install()
     try:
-        hal_rp2 = rp2fakes.hal_module("rp2")
-        clock = rp2fakes.Clock()
-        hal_rp2.time = clock
-        rp2fakes.hal_module("ws2812").time = clock
-        b = board_fixture.reference()
-        m.chain = rp2fakes.Chain74HC165(b.sensor_bits, b.pins["sensor_latch"])
-        m.matrix = rp2fakes.KeyMatrixWiring(m, b.key_rows, b.key_cols)
-        hal = hal_rp2.make(b, {"storage_dir": "/tmp"})
+        hal, m, _r, o, b, hal_rp2 = rp2fakes.reference_hal()
         for name in names:
             delattr(hal_rp2, name)  # as start.py does: each of them is there to drop
         # what the running board calls: keys, sensors, LEDs, display, link, clock, log, heap
