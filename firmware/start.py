@@ -105,13 +105,13 @@ def main(argv):
 
     # Then every module's code, the state built after: code loaded late lands in whatever holes
     # the state left, and a fragmented heap refuses a 1.3 KB import with 100 KB free.
-    # With the code in RAM not the link's: App loads it when a laptop first sends a line (board/app.py
-    # pump), and the game has its ~11 KB of bytecode until then; nor the advice's, loaded the first time
-    # a player asks for it (board/controller.py _long). The menu's (_open) is loaded when it first opens
-    # with the code in flash too: there it costs only its objects, and at 96 KB in ROM loaded at boot it
-    # had the three-game match run out of heap in game 3 (one run). With the code in flash the
-    # link costs only its objects, and loaded that late, in the heap a match had left, it left too
-    # little: at 96 KB a laptop's sync in game 2 had game 3 run out of heap (sim/match3.script).
+    # Three are loaded later (docs/memory.md):
+    # - the link, with the code in RAM only: App loads it at a laptop's first line (board/app.py pump),
+    #   and the game has its ~11 KB of bytecode until then. In flash it costs only its objects, and
+    #   loaded that late a laptop's sync in game 2 had game 3 run out of heap at 96 KB;
+    # - the discard advice, with the code in RAM: at the first time it is asked for (Controller._long);
+    # - the menu, either way: when it first opens (Controller._open). Loaded at boot in flash, the
+    #   three-game match ran out of heap in game 3 at 96 KB (sim/match3.script).
     import asyncio
 
     from board import app
