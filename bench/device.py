@@ -40,14 +40,16 @@ import emupico  # noqa: E402
 from match_script import match_events  # noqa: E402
 from matchgen import history  # noqa: E402
 
+from board.commit import _EVERY  # noqa: E402
 from cribbage import events  # noqa: E402
 
 WORK = os.path.join(_ROOT, "build", "device-bench")
 FULL_EVENTS = 18000
 GOALS = {"boot600": 1000.0, "sync18k": 5.0, "frame": 4.0, "tap": 40.0, "advice": 300.0, "heap": 90.0}
-# The 600-event boot from the boot checkpoint the board writes every 50 records (board/commit.py): the one of
-# the first 551, so 49 records replayed after it, the most a boot replays when the checkpoint is in force.
-CHECKPOINT = 551
+# The 600-event boot from the boot checkpoint the board writes every _EVERY records (board/commit.py): the
+# one of the first 601 - _EVERY, so _EVERY - 1 records replayed after it, the most a boot replays when the
+# checkpoint is in force.
+CHECKPOINT = 601 - _EVERY
 SCAN_MS = 5  # board.app.App.scan_ms: a key waits at most one scan pass (keys act on their first edge)
 
 

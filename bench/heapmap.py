@@ -28,6 +28,7 @@ from match_script import match_events  # noqa: E402
 
 import build  # noqa: E402
 import deploy  # noqa: E402
+from board.commit import _EVERY  # noqa: E402
 from cribbage import events  # noqa: E402
 
 WORK = os.path.join(_ROOT, "build", "heapmap")
@@ -124,8 +125,8 @@ def on_pico(lines):
     if why:
         raise SystemExit("--pico needs the emulated Pico: " + why)
     image = os.environ.get("DEVICE_IMAGE") or emupico.deploy(WORK)  # DEVICE_IMAGE: one deployed earlier
-    # with the boot checkpoint the board keeps (every 50 records): 49 records replayed after it
-    img = emupico.with_journal(image, os.path.join(WORK, "j600.img"), lines, WORK, 551)
+    # with the boot checkpoint the board keeps (every _EVERY records): _EVERY - 1 replayed after it
+    img = emupico.with_journal(image, os.path.join(WORK, "j600.img"), lines, WORK, 601 - _EVERY)
     # main.py emptied: the board boots to the REPL and the script measures the boot itself
     img = emupico.with_files(img, os.path.join(WORK, "j600-nomain.img"), {"main.py": b"\n"})
     with emupico.Pico(WORK, "heapmap", load_fs=img) as pico:

@@ -3,7 +3,6 @@
 # on the way leaves it wholly in or wholly out, the match rebuilt from the journal (the truth at boot).
 import json
 import os
-import sys
 
 from board.crc import crc32
 from board.ticks import diff
@@ -19,9 +18,8 @@ except ImportError:  # CPython: const(x) is just x
 
 # The boot checkpoint (load, save; docs/journal.md "The boot checkpoint"): the match's record log on
 # flash beside the journal, so that a boot replays only the records after it.
-_FORMAT = const(2)  # the file's layout and the record log's (cribbage/records.py): a change bumps it
-_EVERY = const(50)  # journal records between checkpoints: a boot replays fewer than this after one
-_STR = sys.implementation.name == "micropython"  # its crc32 takes a str; CPython's only bytes
+_FORMAT = const(3)  # the file's layout and the record log's (cribbage/records.py): a change bumps it
+_EVERY = const(25)  # journal records between checkpoints: a boot replays fewer than this after one
 
 
 def setup_of(settings):
@@ -51,9 +49,8 @@ class Commit:
         self.collect = False  # an event was committed or failed: the app collects garbage when calm
         self._loading = None  # the match a replay fills; left set when a rebuild did not finish
         self.count = 0  # the match's records in the journal: its set-up and every event after it
-        self.crc = 0  # the CRC-32 of their payloads one after another, which a checkpoint names
-        self.kept = 0  # how many of them the boot checkpoint holds (the replay skips them)
-        self.mark = None  # the checkpoint read at boot (load), until the replay has used it
+        self.kept = 0  # how many of them the boot checkpoint holds (the boot did not replay them)
+        self.mark = None  # the checkpoint read at boot (load), until the journal has taken it (_refold)
 
     # ---- the journal -> the match ----------------------------------------------------------
 
@@ -62,11 +59,6 @@ class Commit:
         # json.loads, not events.from_line: that words any failure as a bad line, a MemoryError too,
         # and the journal sets a refused record aside with all after it (a replay in a full heap did).
         self.count += 1
-        self.crc = crc32(line if _STR else line.encode(), self.crc)
-        if 1 < self.count <= self.kept:  # in the checkpoint: the match is its record log, refolded
-            if self.count == self.kept:
-                self._refold()
-            return
         ev = json.loads(line)
         if type(ev) is not dict:
             raise CribError("not an event: %r" % (line[:40],))
@@ -76,10 +68,8 @@ class Commit:
             # room for one match, not two.
             m = self._loading = self.match
             m.__init__(ev)
-            if self.count > 1:  # a second set-up: no checkpoint is of this match
-                self.kept = 0 if self.mark is None else 1 << 30
             self.count = 1
-            self.crc = crc32(line if _STR else line.encode())
+            self.kept = 0  # no checkpoint is of this match yet
             return
         if self._loading is None:
             raise CribError("journal starts without a set-up")
@@ -87,22 +77,18 @@ class Commit:
 
     def boot(self, setup):
         """Replay the journal into the match (a new match of `setup` when it holds none); -> its report.
-        From the boot checkpoint when the journal's records agree with it; a checkpoint that does not
-        (or cannot be read, or of a journal that ends before it) is removed and all is replayed."""
+        From the boot checkpoint when the journal's first bytes are still the ones it was made of;
+        a checkpoint that is not (or cannot be read, or does not fold) is removed and all is replayed."""
         self._loading = None
-        self.count = self.crc = 0
-        self.load()
-        report = self.journal.open(self.replay)
+        self.count = self.kept = 0
+        report = self.journal.open(self.replay, self.load(), self._refold)
         if self.mark is not None:  # not used: the journal is the truth, the match from all of it
             self.log("checkpoint dropped")
             self.mark = None
-            self.count = self.crc = self.kept = 0
-            self._loading = None
             try:
                 os.remove(self.journal.path + ".checkpoint")
             except OSError:
                 pass
-            self.journal.open(self.replay)
         self.log(str(report))
         if self._loading is None:  # no set-up in it
             self.new_match(setup)
@@ -131,7 +117,6 @@ class Commit:
                 self._rebuild()  # the new journal landed before the error: its match, from flash
                 return
             self.count = 1
-            self.crc = crc32(events.to_line(line).encode())
             self.kept = 0
         self.match.__init__(setup)
 
@@ -186,7 +171,6 @@ class Commit:
             line = events.to_line(done)
             seq = self.journal.append(line)
             self.count += 1
-            self.crc = crc32(line if _STR else line.encode(), self.crc)
         except CribError:
             raise
         except Exception as e:
@@ -252,23 +236,22 @@ class Commit:
         j = self.journal
         j.rewrite(min(j.acked + 1, j.fold))
 
-    # ---- the boot checkpoint: the match's record log as the journal's first records left it -------
+    # ---- the boot checkpoint: the match as the journal's first bytes left it ----------------------
 
     def load(self):
-        """Read the boot checkpoint into self.mark (and self.kept) when its own checksum holds; the
-        replay checks it against the journal when it reaches its last record (_refold). A damaged one
-        (or of another record layout) is removed."""
+        """Read the boot checkpoint into self.mark when its checksum holds; -> the journal's state() it
+        was made with (Journal.open checks it against the file, then calls _refold), else None. A
+        damaged one (or of another layout) is removed."""
         self.mark = None
-        self.kept = 0
         path = self.journal.path + ".checkpoint"
         try:
             with open(path, "rb") as f:
-                head = f.read(80)
+                head = f.read(40)
                 nl = head.find(b"\n")
-                form, n, want, end, value, size = [int(x) for x in head[:nl].split()]
+                form, value, size = [int(x) for x in head[:nl].split()]
                 f.seek(nl + 1)
-                starts = f.read(size)
-                got = crc32(starts)
+                games = f.read(size)
+                got = crc32(games)
                 chunks = []
                 while True:
                     c = bytearray(256)  # records.Log's chunks, read in place
@@ -276,44 +259,48 @@ class Commit:
                         break
                     chunks.append(c)
                     got = crc32(c, got)
-            if form != _FORMAT or n < 2 or got != value or not 0 < end <= 256 * len(chunks):
+            if form != _FORMAT or got != value:
                 raise ValueError
-            starts = _starts(json.loads(starts))
+            n, end, skip, setup, starts, results = json.loads(games)
+            if n < 2 or not 0 < end <= 256 * len(chunks) or type(setup) is not dict:
+                raise ValueError
+            skip = [int(x) for x in skip[:4]] + [[int(x) for x in skip[4]]]
+            starts = _starts(starts, results)
         except OSError:  # none (a new match): the replay reads it all
-            return
+            return None
         except Exception:  # damaged, cut, or of another firmware (ValueError, or a field of a wrong type)
             os.remove(path)
-            return
-        self.mark = (want, end, chunks, starts)
-        self.kept = n
+            return None
+        self.mark = (n, end, chunks, setup, starts)
+        return skip
 
     def _refold(self):
-        # The replay reached the checkpoint's last record: the match becomes its record log, folded
-        # as undo folds it, when the journal's records so far are the ones it was made from.
-        m = self._loading
-        mark = self.mark
-        self.kept = 1 << 30  # on any failure the rest is skipped too, and boot replays it all
-        if m is None or mark is None or self.crc != mark[0]:
-            return
-        log = m._log
+        """The journal's first bytes are the checkpoint's (Journal.open): the match becomes what their
+        replay makes: its record log is the checkpoint's, the last game folded from its start as undo
+        folds it. -> True when done; False leaves the match to the replay of every record."""
+        n, end, chunks, setup, starts = self.mark  # pyright: ignore[reportGeneralTypeIssues]
+        m = self.match
         try:
-            log.chunks = mark[2]
-            log.end = mark[1]
-            # From the last game's start, as undo restores it: the games before it are their results
-            # and start checkpoints, kept in the file (a boot refolds one game, not the match).
-            m._cps, m.results = mark[3]
+            m.__init__(setup)
+            log = m._log
+            log.chunks = chunks
+            log.end = end
+            # the games before the last are their results and start checkpoints, kept in the file
+            m._cps, m.results = starts
             m._restore(m._cps[-1])
             p = log.norm(m._cps[-1][0])
             while p < log.end:
                 m.count += 1
                 m._do(p)
                 p = log.after(p, m.players, m.hand_size)
-        except Exception as e:  # not the journal's: a ValueError must not set a record aside
+        except Exception as e:  # not the journal's: the replay of it all makes the match
             self.log("checkpoint: %r" % (e,))
-            return
+            return False
         m.last_pegs = []
-        self.kept = self.count
+        self._loading = m
+        self.count = self.kept = n
         self.mark = None
+        return True
 
     def save(self):
         """Write the boot checkpoint when _EVERY records came since the last one (the app calls it at a
@@ -328,17 +315,13 @@ class Commit:
         try:
             # the games' start checkpoints (their state packed in bytes, as lists here) and results
             starts = [[cp[0], cp[1], list(cp[3]), cp[4], cp[5], cp[6]] for cp in m._cps if cp[2]]
-            starts = json.dumps([starts, m.results]).encode()
-            value = crc32(starts)
+            games = json.dumps([self.count, log.end, j.state(), m.setup, starts, m.results]).encode()
+            value = crc32(games)
             for c in log.chunks:
                 value = crc32(c, value)
             with open(path + ".tmp", "wb") as f:
-                f.write(
-                    (
-                        "%d %d %d %d %d %d\n" % (_FORMAT, self.count, self.crc, log.end, value, len(starts))
-                    ).encode()
-                )
-                f.write(starts)
+                f.write(("%d %d %d\n" % (_FORMAT, value, len(games))).encode())
+                f.write(games)
                 for c in log.chunks:
                     f.write(c)
             os.rename(path + ".tmp", path)
@@ -349,10 +332,9 @@ class Commit:
         return True
 
 
-def _starts(value):
+def _starts(cps, results):
     """The checkpoint's games (save): [(start checkpoint)], [results], as the match holds them (tuples,
     its state in bytes). A field of another shape raises (ValueError, TypeError): the file is dropped."""
-    cps, results = value
     out = []
     for end, count, v, show, cut, names in cps:
         if show is not None:

@@ -8,11 +8,13 @@ API (board firmware)::
 
     j = Journal("/journal.log")      # touches nothing yet
     report = j.open(apply)           # at boot: apply(payload) for each good record, in seq order
+    report = j.open(apply, skip, start)    # from a state() whose bytes are still the file's first
     seq = j.append(line)             # the record is on flash when this returns
     j.ack(seq)                       # a laptop has stored every record up to seq (kept on flash)
     j.rewrite(keep_from, [line])     # keep records >= keep_from, then append lines (a new match)
     j.compact(lines, first_seq)      # replace the records by lines (tests and tools)
     for seq, line in j.records(n): ...   # records with seq >= n (USB sync)
+    skip = j.state()                 # what open() needs to take the file's bytes so far as read
     j.close()
 
 open(apply) never raises for what it finds on flash (a bug in apply, a MemoryError and I/O errors
@@ -328,6 +330,7 @@ class Journal:
         self._marks = []  # seq, byte offset of every 32nd record
         self._compacted = 0  # size of the file the last compaction wrote
         self._count = 0  # records in the file
+        self.last = 0  # the seq of its last record (the first seq - 1: none)
 
     @property
     def needs_compaction(self):
@@ -370,8 +373,13 @@ class Journal:
 
     # ---- open ---------------------------------------------------------------------------------
 
-    def open(self, apply=None):
-        """Replay the journal into apply(payload) and make it ready to append; returns a Report."""
+    def open(self, apply=None, skip=None, start=None):
+        """Replay the journal into apply(payload) and make it ready to append; returns a Report.
+
+        skip: a state() of this journal (a boot checkpoint keeps one). When the file's first bytes
+        are still the ones it names (their CRC-32), start() is called and, when it returns True,
+        only the records after them are read and replayed: start() has made what their replay
+        would have. Otherwise every record is, as without it."""
         self.close()
         report = Report()
         self.locked = None
@@ -410,8 +418,16 @@ class Journal:
                 with open(self.path, "rb") as f:  # one file object for header and records (heap at boot)
                     head = _read_header(f)
                     if isinstance(head, tuple):
-                        version, first, fold, start = head
-                        got = self._apply(f, head, f.seek(0, 2), apply, out, mark, report)
+                        version, first, fold, body = head
+                        size = f.seek(0, 2)
+                        self._marks = []
+                        kept = 0
+                        if skip and start and version == VERSION and 0 < skip[0] <= size:  # noqa: SIM102
+                            if digest(f, skip[0]) == skip[1] and start():  # the bytes it names, folded
+                                head = (version, skip[2] + 1, fold, skip[0])
+                                self._marks = list(skip[4])
+                                kept = skip[3]
+                        got = self._apply(f, head, size, apply, out, mark, report, kept)
                         break
                 if not isinstance(head, str) or report.damaged:  # newer (or damaged after a salvage: a bug)
                     report.next_seq = self.next_seq = mark + 1
@@ -421,13 +437,14 @@ class Journal:
                 self._restore(head, mark, report)
             expected, high, kept, end = got
             if out or version != VERSION:
-                end = self._compact(out, first, fold, start, end, report)
+                end = self._compact(out, first, fold, body, end, report)
             report.kept = self._count = kept
             n = max(expected, high + 1, mark + 1)
             if mark > high and mark >= first and mark - high > report.dropped - report.tail_valid:
                 report.lost = (high + 1, mark)
             report.first_seq = self.first_seq = first
             report.next_seq = self.next_seq = n
+            self.last = expected - 1
             self.changes += 1
             self.fold = fold
             self.size = end
@@ -445,16 +462,16 @@ class Journal:
             report.next_seq = self.next_seq = max(self.next_seq, self.mark + 1)
             return report
 
-    def _apply(self, f, data, size, apply, out, mark, report):
-        """Every record after the header: good ones replayed, others added to out (byte ranges).
-        -> (the seq after the last one kept, the highest seq seen with a valid checksum, records
-        kept, the file's end)."""
+    def _apply(self, f, data, size, apply, out, mark, report, kept):
+        """Every record from data's byte on (after the header, or the part a checkpoint holds,
+        whose `kept` records are in the seq marks already): good ones replayed, others added to out
+        (byte ranges). -> (the seq after the last one kept, the highest seq seen with a valid
+        checksum, records kept, the file's end)."""
         _, expected, fold, pos = data  # the header's
         f.seek(pos)
         high = expected - 1
-        marks = self._marks = []
+        marks = self._marks
         buf = None  # for a line too long to read whole: rare, made when needed
-        kept = 0
         while True:
             expected, pos, kept, why, end = _replay(f, expected, fold, pos, apply, marks, kept)
             seq = -1
@@ -589,6 +606,7 @@ class Journal:
                 self._marks.append(self.size)
             self._count += 1
             self.next_seq = seq + 1
+            self.last = seq
             self.size += len(rec)
             self._remember(seq)  # the record is confirmed; a mark that lags by one is still safe
         except BaseException:
@@ -668,6 +686,7 @@ class Journal:
         self.first_seq = first
         self.fold = fold
         self.next_seq = n
+        self.last = n - 1
         self.size = self._compacted = size
         self._marks = list(marks)
         self._count = count
@@ -682,6 +701,13 @@ class Journal:
         return n, size
 
     # ---- reading --------------------------------------------------------------------------------
+
+    def state(self):
+        """[bytes, their CRC-32, the last record's seq, records, the seq marks]: the file as it is now,
+        which open(apply, skip=this) takes as read while its first bytes are still these. Reads the
+        whole file (a calm point's work: the app's boot checkpoint)."""
+        with open(self.path, "rb") as f:
+            return [self.size, digest(f, self.size), self.last, self._count, list(self._marks)]
 
     def records(self, from_seq=0):
         """Yield (seq, payload) of the records with seq >= from_seq, reading the file afresh."""
@@ -751,6 +777,21 @@ class Journal:
         self._f = None
         if f is not None:
             f.close()
+
+
+def digest(f, end):
+    """The CRC-32 of f's first end bytes (-1 when the file is shorter): one C call per 512 bytes."""
+    buf = bytearray(_READ)
+    mv = memoryview(buf)
+    f.seek(0)
+    value = pos = 0
+    while pos < end:
+        n = f.readinto(mv[: min(_READ, end - pos)])
+        if not n:
+            return -1
+        value = crc32(mv[:n], value)
+        pos += n
+    return value
 
 
 def _insert(f, first, payloads, marks, size, count):

@@ -216,3 +216,81 @@ def test_a_new_match_is_not_the_old_checkpoint():
         same_as_replay(b.book.match, [events.to_line(a[0])] + [events.to_line(e) for e in a[1:60]])
     finally:
         remove_tree(folder)
+
+
+def test_the_journal_reads_only_the_records_after_its_state():
+    # Journal.open(apply, skip, resume): a state() whose bytes are still the file's first ones is
+    # taken as read (resume makes what their replay would); the journal is then the one a full
+    # open makes: the same next seq, seq marks and records for the link.
+    folder = scratch_dir("/tmp/cribcp-")
+    path = folder + "/journal.log"
+    try:
+        lines = [events.to_line(ev) for ev in match_events(seed=8, max_events=150)]
+        j = Journal(path)
+        j.open()
+        for line in lines[:100]:
+            j.append(line)
+        skip = j.state()
+        assert skip[:4] == [j.size, skip[1], 100, 100] and len(skip[4]) == 8  # marks at 1, 33, 65, 97
+        for line in lines[100:]:
+            j.append(line)
+        j.close()
+        full = Journal(path)
+        whole = []
+        full.open(whole.append)
+        full.close()
+        resumed = []
+        j = Journal(path)
+        report = j.open(resumed.append, skip, lambda: True)
+        assert resumed == lines[100:] and whole == lines
+        assert (j.next_seq, j.last, j._marks, report.kept) == (full.next_seq, 150, full._marks, 150)
+        assert [x for _, x in j.records(90)] == lines[89:]
+        j.close()
+        # resume() refusing (a checkpoint that does not fold): every record is replayed
+        again = []
+        j = Journal(path)
+        j.open(again.append, skip, lambda: False)
+        j.close()
+        assert again == lines
+        # a state of other bytes (a CRC that differs), or past the file's end: resume is not called
+        for other in ([skip[0], skip[1] ^ 1] + skip[2:], [j.size + 1] + skip[1:]):
+            again = []
+            j = Journal(path)
+            j.open(again.append, other, lambda: 1 / 0)
+            j.close()
+            assert again == lines
+    finally:
+        remove_tree(folder)
+
+
+def test_a_record_damaged_under_the_checkpoint_is_set_aside_as_without_one():
+    # A flipped bit in a record the checkpoint holds: its bytes are not the checkpoint's, so the boot
+    # walks the whole journal, sets that record aside and keeps every other (issue 9), exactly as
+    # a board without a checkpoint does.
+    evs = match_events(seed=9, max_events=130)
+    booted = []
+    for with_checkpoint in (True, False):
+        folder = scratch_dir("/tmp/cribcp-")
+        path = folder + "/journal.log"
+        try:
+            played(folder, evs, save=with_checkpoint)
+            assert exists(path + ".checkpoint") == with_checkpoint
+            with open(path, "rb") as f:
+                data = bytearray(f.read())
+            at = data.find(b'{"t"', data.find(b"\n30 ")) + 3  # inside record 30's payload
+            data[at] ^= 4
+            with open(path, "wb") as f:
+                f.write(data)
+            b = Board(folder, evs[0])
+            b.close()
+            assert ("checkpoint dropped" in b.logged) == with_checkpoint
+            with open(path + ".bad", "rb") as f:
+                aside = f.read().split(b"\n")
+            assert aside[1].startswith(b"30 ")  # record 30 first, then those that no longer fold
+            kept = Journal(path).open()  # what is on flash now
+            assert kept.kept + len(aside) - 2 == 130 and kept.ok
+            m = b.book.match
+            booted.append((b.book.count, kept.kept, aside, state(m), m.effective_events()))
+        finally:
+            remove_tree(folder)
+    assert booted[0] == booted[1]

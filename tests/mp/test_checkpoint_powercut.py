@@ -15,7 +15,7 @@ BLOCK_SIZE = 4096
 BLOCK_COUNT = 24
 MOUNT = "/ckcut"
 PATH = MOUNT + "/journal.log"
-EVERY = 50  # board/commit.py _EVERY: a checkpoint every 50 records
+EVERY = 25  # board/commit.py _EVERY: a checkpoint every 25 records
 N = 2 * EVERY  # records: a checkpoint at EVERY, then the one cut at 2 * EVERY
 
 
