@@ -17,6 +17,12 @@ class FakePort:
         self.is_open = True
         self.written = 0
         self.fail_after = None  # raise OSError after this many bytes read: a cable pulled mid-sync
+        self.now = 0.0  # clock(): a read that finds nothing waits its timeout on it, not in real time
+
+    def clock(self):
+        """A client's clock (LinkClient(port, clock=port.clock)): its waits for a board that sends
+        nothing pass at once."""
+        return self.now
 
     def write(self, data):
         if not self.is_open:
@@ -48,6 +54,8 @@ class FakePort:
         if not self.is_open:
             raise OSError("port closed")
         n = min(n, len(self.out))
+        if not n:
+            self.now += self.timeout or 0.0  # pyserial's read waits its timeout for a byte
         if self.fail_after is not None:
             if self.fail_after <= 0:
                 raise OSError(5, "Input/output error")

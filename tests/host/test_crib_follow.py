@@ -46,7 +46,7 @@ def synced_board(history_db):
     m = new_match(j)
     link = Link(j, m, board_id=BOARD, firmware="t", form="six")
     port = FakePort(link)
-    client = LinkClient(port, timeout=0.5)
+    client = LinkClient(port, timeout=0.5, clock=port.clock)  # its waits on the port's clock
     con = db.connect(history_db)
     sync(client, con)
     return j, m, link, port, client, con
