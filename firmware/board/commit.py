@@ -264,7 +264,11 @@ class Commit:
             n, end, skip, setup, starts, results = json.loads(games)
             if n < 2 or not 0 < end <= 256 * len(chunks) or type(setup) is not dict:
                 raise ValueError
-            skip = [int(x) for x in skip[:4]] + [[int(x) for x in skip[4]]]
+            nums = [int(x) for x in skip[:4]]
+            marks = [int(x) for x in skip[4]]
+            if min(nums) < 0 or len(marks) % 2 or max(marks[1::2] + [0]) >= nums[0]:
+                raise ValueError  # no journal this firmware wrote (its marks: seqs, offsets in it)
+            skip = nums + [marks]
             starts = _starts(starts, results)
         except OSError:  # none (a new match): the replay reads it all
             return None

@@ -1,5 +1,6 @@
 # The boot checkpoint (board/commit.py load/save, issue 15): a boot from it is the journal's full replay,
 # and one the journal does not agree with (or damaged, or of another layout) is dropped, all replayed.
+import json
 import os
 
 from fakehal import remove_tree, scratch_dir
@@ -7,6 +8,7 @@ from game_kit import state
 from match_script import match_events
 
 from board.commit import Commit
+from board.crc import crc32
 from board.journal import Journal
 from cribbage import events
 from cribbage.game import replay
@@ -178,6 +180,15 @@ def test_a_damaged_checkpoint_is_removed_and_all_replayed():
             b"1 2 3\n",  # too few numbers
             b"\xff" * 300,  # erased flash
         ]
+        # and one whose checksum holds around numbers no journal has (a negative seq, a mark past its end)
+        n = int(head[2])
+        games = json.loads(good[nl + 1 : nl + 1 + n])
+        chunks = good[nl + 1 + n :]
+        for field, value in ((2, -1), (4, [1, 10**6])):
+            bad = json.loads(json.dumps(games))
+            bad[2][field] = value
+            text = json.dumps(bad).encode()
+            damaged.append(b"3 %d %d\n" % (crc32(chunks, crc32(text)), len(text)) + text + chunks)
         for data in damaged:
             with open(path, "wb") as f:
                 f.write(data)
