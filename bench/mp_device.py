@@ -17,7 +17,8 @@ if not PICO:
 from board import boardcache, render  # noqa: E402
 from board.power import Limiter  # noqa: E402
 from cribbage.cards import parse_cards  # noqa: E402
-from cribbage.show import score_show, show_total  # noqa: E402
+from cribbage.show import score_show  # noqa: E402
+from cribbage.showtotal import show_total  # noqa: E402
 
 BOARD = "/board.json" if PICO else (_here + "/../build/deploy/armv6m/board.json")  # pyright: ignore
 

@@ -69,6 +69,7 @@ def main():
     gc.collect()
     before = gc.mem_free()
     import cribbage.show
+    import cribbage.showtotal
     from cribbage import showtables
 
     gc.collect()
@@ -78,15 +79,15 @@ def main():
     gc.collect()
     core_heap = before - gc.mem_free()
     tables = len(showtables.RANK_POINTS) + len(showtables.DISPLACE)
-    tables += len(cribbage.show._HAND_FLUSH) + len(cribbage.show._CRIB_FLUSH)
+    tables += len(cribbage.showtotal._HAND_FLUSH) + len(cribbage.showtotal._CRIB_FLUSH)
 
     sys.path.append(here)
     import reference_scorer
 
     n_fast, n_slow = 200000, 4000
     cards = deal(n_fast)
-    fast_hand, total_hand = _rate(_fast_loop, (cribbage.show.show_total, cards, n_fast, False), n_fast)
-    fast_crib, total_crib = _rate(_fast_loop, (cribbage.show.show_total, cards, n_fast, True), n_fast)
+    fast_hand, total_hand = _rate(_fast_loop, (cribbage.showtotal.show_total, cards, n_fast, False), n_fast)
+    fast_crib, total_crib = _rate(_fast_loop, (cribbage.showtotal.show_total, cards, n_fast, True), n_fast)
     itemised, total_items = _rate(_itemised_loop, (cribbage.show.score_show, cards, n_slow), n_slow)
     reference, total_ref = _rate(_reference_loop, (reference_scorer.score, cards, n_slow), n_slow)
     figures = {
@@ -96,7 +97,7 @@ def main():
         "reference": reference,
         "total_hand": total_hand,
         "total_crib": total_crib,
-        "sample_total_fast": _fast_loop(cribbage.show.show_total, cards, n_slow, False),
+        "sample_total_fast": _fast_loop(cribbage.showtotal.show_total, cards, n_slow, False),
         "sample_total_itemised": total_items,
         "sample_total_reference": total_ref,
         "show_heap": show_heap,

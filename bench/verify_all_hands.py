@@ -1,6 +1,6 @@
 # `make verify`: score all 12,994,800 (4-card hand, starter) combinations, as hand and as crib, and
 # compare both score distributions with the published ones, count by count.
-"""Every combination is scored by the firmware's own fast path (cribbage.show.show_total), no
+"""Every combination is scored by the firmware's own fast path (cribbage.showtotal.show_total), no
 symmetry shortcuts; a fixed sample (every 997th combination) is also scored by the itemised path
 and by the reference scorer in bench/, and all three must agree.
 
@@ -24,7 +24,8 @@ sys.path.insert(0, HERE)
 
 import reference_scorer  # noqa: E402
 
-from cribbage.show import score_show, show_total  # noqa: E402
+from cribbage.show import score_show  # noqa: E402
+from cribbage.showtotal import show_total  # noqa: E402
 
 TOTAL = 12994800
 

@@ -3,7 +3,7 @@
 from cribbage.cards import JACK, format_card
 from cribbage.cribtables import TABLES
 from cribbage.errors import CardError, CribError
-from cribbage.show import show_total
+from cribbage.showtotal import show_total
 
 try:
     from micropython import const

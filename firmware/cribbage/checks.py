@@ -9,7 +9,7 @@ from cribbage.cards import JACK, format_card, format_cards, parse_card
 from cribbage.errors import CribError
 from cribbage.events import KINDS, WHYS
 from cribbage.forms import MAX_NAME
-from cribbage.show import score_total
+from cribbage.show import score_show
 
 try:
     from micropython import const
@@ -409,8 +409,9 @@ def _show(m, ev, trusted, dry):
     if why is not None:
         raise CribError(why)
     _against_play(m, cards, kind)
-    # Counted again even from the journal (its own shows are taken by journaled(), uncounted).
-    counted = score_total(cards, m.starter, kind == "crib", m.five)
+    # Counted again even from the journal (its own shows are taken by journaled(), uncounted), by the
+    # itemised count the board already holds: the fast total's 6.5 KB table comes only with the advice.
+    counted = score_show(cards, m.starter, kind == "crib", m.five).total
     n = ev.get("n")
     if n is not None and n != counted:
         shown = format_cards(cards) + " " + format_card(m.starter)

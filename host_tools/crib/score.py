@@ -9,7 +9,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from cribbage.errors import CribError
-from cribbage.show import score_show, score_total
+from cribbage.show import score_show
+from cribbage.showtotal import score_total
 
 
 def _itemised(show, console):

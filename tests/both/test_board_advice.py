@@ -5,7 +5,7 @@ from scenario import Scenario
 from board.menu import MENU
 from cribbage.advice import Advisor, hundredths_text
 from cribbage.cards import format_cards, parse_cards
-from cribbage.show import score_total
+from cribbage.showtotal import score_total
 
 
 def _advice_mode(s):

@@ -1,11 +1,19 @@
 # The code loaded when a player first asks for it, not at boot (issue 15: the heap after boot): the menu
-# and name entry (board/menu.py) and the discard advice (board/advising.py, cribbage/advice.py). Each
-# loads when asked for; a load that finds no room says so on the display and changes nothing.
+# and name entry (board/menu.py) and the discard advice (board/advising.py, cribbage/advice.py, and the
+# fast show total it scores with, cribbage/showtotal.py and its table). Each loads when asked for; a load
+# that finds no room says so on the display and changes nothing.
 import sys
 
 from scenario import Scenario
 
-LAZY = ("board.menu", "board.advising", "cribbage.advice", "cribbage.cribtables")
+LAZY = (
+    "board.menu",
+    "board.advising",
+    "cribbage.advice",
+    "cribbage.cribtables",
+    "cribbage.showtotal",
+    "cribbage.showtables",
+)
 
 
 class _NoRoom:
@@ -92,6 +100,7 @@ def test_the_advice_loads_when_first_asked_for():
         assert "board.advising" not in sys.modules and s.app.controller.advising is None
         _advice_mode(s)
         assert "board.advising" in sys.modules and "cribbage.advice" in sys.modules
+        assert "cribbage.showtables" in sys.modules  # the fast total's table comes with the advice
         assert "Advice: P1" in s.screen() and "dealer: own crib" in s.screen()
         s.cards("AS 2H 3D 4C 5S 6H")
         s.press("OK")

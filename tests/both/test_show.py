@@ -4,7 +4,8 @@ import reference_scorer
 from check import message, raises
 from cribbage.cards import parse_card, parse_cards
 from cribbage.errors import CardError, CribError
-from cribbage.show import score_show, score_total, show_total
+from cribbage.show import score_show
+from cribbage.showtotal import score_total, show_total
 
 
 def kinds(show):

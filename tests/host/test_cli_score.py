@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from crib.cli import app
 from cribbage.cards import format_cards
-from cribbage.show import score_total
+from cribbage.showtotal import score_total
 
 runner = CliRunner()
 CRIB = os.path.join(os.path.dirname(sys.executable), "crib")

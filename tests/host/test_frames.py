@@ -41,7 +41,7 @@ HOT = {
     ),
     "firmware/cribbage/game.py": ("apply",),
     "firmware/cribbage/records.py": ("add", "rec_len"),
-    "firmware/cribbage/show.py": ("show_total", "score_total"),
+    "firmware/cribbage/showtotal.py": ("show_total", "score_total"),
     "firmware/board/journal.py": ("_payload", "_record", "_encode", "_sync"),
     "firmware/board/render.py": ("put", "hole_led", "front", "peg", "update"),
     "firmware/board/power.py": ("limit",),  # once a frame (issue 15: not over 11 with its bound n)

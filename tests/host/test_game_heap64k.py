@@ -34,7 +34,6 @@ ORDER = (
     "cribbage.forms",
     "cribbage.events",
     "cribbage.play",
-    "cribbage.showtables",
     "cribbage.show",
     "cribbage.records",
     "cribbage.checks",
@@ -44,8 +43,9 @@ ORDER = (
     "board.journal",
     "sim.flash",
 )
-# The discard advice is a board feature, not part of the game: the board imports it, a replay does not.
-NOT_GAME = ("cribbage/advice.py", "cribbage/cribtables.py")
+# The discard advice is a board feature, not part of the game: the board imports it, a replay does not;
+# nor the fast show total it scores with (the game checks a show with the itemised count).
+NOT_GAME = ("cribbage/advice.py", "cribbage/cribtables.py", "cribbage/showtotal.py", "cribbage/showtables.py")
 # Room above 64 KB for the boot's own variation (the child trims the heap back to 64 KB with a ballast).
 SLACK = 8 * 1024
 

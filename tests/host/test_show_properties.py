@@ -6,7 +6,8 @@ from hypothesis import strategies as st
 
 from cribbage.cards import JACK, format_cards, parse_cards, pip
 from cribbage.errors import CardError
-from cribbage.show import _WORDS, score_show, score_total, show_total
+from cribbage.show import _WORDS, score_show
+from cribbage.showtotal import score_total, show_total
 
 five_cards = st.lists(st.integers(0, 51), min_size=5, max_size=5, unique=True)
 suit_maps = st.permutations([0, 1, 2, 3])

@@ -3,7 +3,7 @@ import gc
 
 import micropython
 
-from cribbage.show import show_total
+from cribbage.showtotal import show_total
 
 
 def _deal():
