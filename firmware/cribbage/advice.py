@@ -36,6 +36,7 @@ _FORMS = {
 }
 _FORMS["six61"] = _FORMS["six"]
 _FORMS["four"] = _FORMS["four"][:4] + _FORMS["three"][4:]
+del _splits  # the tables are made: its bytecode goes back (docs/memory.md, "Drop what boot alone needs")
 
 # Pips by card, for the five-card game's three-card hands (show_total takes four).
 _PIP = bytes((c >> 2) + 1 if c >> 2 < 9 else 10 for c in range(52))

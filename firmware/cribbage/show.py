@@ -42,6 +42,9 @@ def _lowest_cards():
 
 
 _LOWEST = _lowest_cards()
+# The tables are made: with the code in RAM their builders' bytecode goes back to the heap
+# (docs/memory.md, "Drop what boot alone needs").
+del _fifteen_masks, _lowest_cards
 
 
 class Item:

@@ -50,6 +50,8 @@ _STARTER_KEY = tuple(_card_key(c, True) for c in range(52))
 _NOBS_SHIFT = bytes(_JACK_SHIFT + (c & 3) for c in range(52))
 _HAND_FLUSH = _flush_table(False)
 _CRIB_FLUSH = _flush_table(True)
+# The tables are made: their builders' bytecode goes back (docs/memory.md, "Drop what boot alone needs").
+del _card_key, _flush_table
 
 
 def show_total(c0, c1, c2, c3, starter, crib=False):

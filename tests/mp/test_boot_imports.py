@@ -26,3 +26,26 @@ def test_a_show_is_checked_and_pegged_without_the_fast_total_loaded():
         assert [name for name in FAST if name in sys.modules] == []
     finally:
         s.close()
+
+
+def test_the_tables_builders_are_dropped_once_the_tables_are_made():
+    # Before: the functions that build a module's tables at its import stayed in its globals, and with
+    # the code in RAM (a stock Pico) their bytecode was heap for good.
+    from cribbage import advice, show, showtotal
+
+    held = [
+        name
+        for module, names in (
+            (show, ("_fifteen_masks", "_lowest_cards")),
+            (showtotal, ("_card_key", "_flush_table")),
+            (advice, ("_splits",)),
+        )
+        for name in names
+        if hasattr(module, name)
+    ]
+    assert held == []
+    assert (
+        showtotal.show_total(17, 16, 19, 42, 18) == 29
+        and len(show._MASKS[5]) == 26
+        and advice._FORMS["four"][4]
+    )
