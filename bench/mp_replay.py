@@ -55,13 +55,19 @@ def _best(fn, runs=5):
     return best
 
 
-def bench(n):
-    # The events first, then a collection, then the lines: made in one pass, the match's garbage spreads
-    # the kept events over the whole heap and the lines' list found no 8 KB hole in 2 MB.
+def _lines(n):
+    """The journal lines of an n-event match. The events first, then a collection, then the lines: made
+    in one pass, the match's garbage spread the kept events over the whole heap and the lines' list
+    found no 8 KB hole in 2 MB."""
     lines = match_events(fmt="acc", games=99, max_events=n)
     gc.collect()
     lines = [to_line(ev) for ev in lines]
     gc.collect()
+    return lines
+
+
+def bench(n):
+    lines = _lines(n)
     report = {"events": len(lines) - 1, "journal_bytes": sum(len(x) + 1 for x in lines)}
     order = [
         "events",
@@ -207,7 +213,7 @@ def heap(path):
 def repeat(what, reps, n=600):
     """Do `what` reps times and nothing else, so the caller can time this process's CPU (a shared
     machine makes wall-clock figures wander; CPU time of reps runs minus 0 runs does not)."""
-    lines = [to_line(ev) for ev in match_events(fmt="acc", games=99, max_events=n)]
+    lines = _lines(n)
     parsed = [from_line(x) for x in lines]
     gc.collect()
     for _ in range(reps):
