@@ -192,7 +192,7 @@ def make_flash(lines):
 def _aside_bytes():
     out = b""
     for name in os.listdir(MOUNT):
-        if name.startswith("journal.log.") and name not in ("journal.log.seq", "journal.log.tmp"):
+        if name.startswith("journal.log.") and name[12:] not in ("seq", "tmp", "checkpoint"):
             out += lfs.read(MOUNT + "/" + name)
     return out
 
@@ -319,6 +319,66 @@ def sweep_flips(count, seed=1, lines=None):
     return tally
 
 
+def _booted(setup, logged):
+    """Boot the mounted flash as the app does (Commit.boot: the checkpoint if any, then the journal);
+    -> what a player and a laptop would meet: the match's state and events in force, the report, the
+    journal's and the set-aside files' bytes."""
+    from board.commit import Commit
+
+    book = Commit(Journal(PATH), setup, logged.append)
+    report = book.boot(setup)
+    m = book.match
+    state = (m.front, m.back, m.game_no, m.deal_no, m.count, m.results, m.effective_events())
+    book.journal.close()
+    return state, str(report), book.count, lfs.read(PATH), _aside_bytes()
+
+
+def sweep_checkpoints(count, seed=1, lines=None):
+    """count spoilt journals (the kinds in turn), each booted twice from the same bytes: with the boot
+    checkpoint of the unspoilt journal beside it and without one. -> (cases, checkpoints used,
+    [cases whose two boots differ or raised]). A checkpoint the journal's bytes no longer match must
+    change nothing a boot does (docs/journal.md, "The boot checkpoint")."""
+    from board.commit import Commit
+    from cribbage import events
+
+    lines = lines or match_lines()
+    setup = events.from_line(lines[0])
+    dev = make_flash(lines)
+    book = Commit(Journal(PATH), setup, print)
+    book.boot(setup)
+    if not book.save():
+        raise RuntimeError("no checkpoint of %d records" % book.count)
+    book.journal.close()
+    image = bytearray(dev.mem)
+    good = lfs.read(PATH)
+    rng = Rng(seed)
+    used = 0
+    differ = []
+    for i in range(count):
+        kind = KINDS[i % len(KINDS)] if i else "none"
+        data = good if i == 0 else spoil(kind, rng, good)
+        got = []
+        for keep in (True, False):
+            dev.mem[:] = image
+            _mount(dev)
+            lfs.write(PATH, data)
+            if not keep:
+                os.remove(PATH + ".checkpoint")
+            logged = []
+            try:
+                got.append(_booted(setup, logged))
+            except Exception as e:
+                got.append("%r" % (e,))
+            if keep and "checkpoint dropped" not in logged and not isinstance(got[0], str):
+                used += 1
+        if got[0] != got[1]:
+            differ.append("journal %d %s" % (i, kind))
+        if i % 16 == 0:
+            gc.collect()
+    _umount()
+    return count, used, differ
+
+
 def _umount():
     try:
         vfs.umount(MOUNT)
@@ -342,7 +402,14 @@ def main(argv):
     )
     for x in (f.tracebacks + f.reused + f.silent_loss + f.not_kept + f.not_clean)[:20]:
         print("  ", x)
-    return t.bad() + f.bad()
+    n, used, differ = sweep_checkpoints(journals, seed, lines)
+    print(
+        "the same kinds, booted with the unspoilt journal's checkpoint and without: %d cases, the "
+        "checkpoint used in %d, %d boots differ" % (n, used, len(differ))
+    )
+    for x in differ[:20]:
+        print("  ", x)
+    return t.bad() + f.bad() + len(differ)
 
 
 if __name__ == "__main__":

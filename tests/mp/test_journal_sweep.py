@@ -1,7 +1,7 @@
 # Issue 9's sweep, a deterministic sample: spoilt journals and flipped littlefs bits boot with no
 # traceback, no seq handed out twice, no confirmed event lost without a report, and what cannot be
 # read kept byte for byte. The full run (520 + 520 cases) is `micropython tests/mp/journal_sweep.py`.
-from journal_sweep import KINDS, match_lines, sweep_flips, sweep_journals
+from journal_sweep import KINDS, match_lines, sweep_checkpoints, sweep_flips, sweep_journals
 
 _lines = []
 
@@ -24,3 +24,12 @@ def test_single_bit_flips_over_the_littlefs_image_boot_and_keep_their_promises()
     print("flash flip sample: %s" % t)
     assert t.bad() == 0, (t.tracebacks + t.reused + t.silent_loss + t.not_kept + t.not_clean)[:5]
     assert t.cases + t.mount_refused == 48
+
+
+def test_a_checkpoint_the_spoilt_journal_no_longer_matches_changes_nothing_a_boot_does():
+    # Each kind of spoilt journal booted twice, with the boot checkpoint of the journal before it was
+    # spoilt and without: the same match, report, journal and set-aside bytes (board/commit.py).
+    n, used, differ = sweep_checkpoints(3 * len(KINDS), seed=7, lines=_match())
+    print("checkpoint sweep sample: %d cases, the checkpoint used in %d, %d differ" % (n, used, len(differ)))
+    assert not differ, differ[:5]
+    assert used >= 1  # the unspoilt journal (case 0) boots from it
