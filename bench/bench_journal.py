@@ -78,6 +78,19 @@ def report(r):
     )
     boot = r["replay_littlefs_game_us"]
     out.append("  " + goal_line(boot))
+    if "boot_checkpoint_us" in r:
+        us = r["boot_checkpoint_us"]
+        out.append(
+            "  the board's boot (Commit.boot): the boot checkpoint of the first %d records, %d replayed"
+            " after it: %.1f ms unix -> %.2f s Pico (x%d; measured on the emulated Pico: make bench-device)"
+            % (
+                r["boot_checkpoint_kept"],
+                n - r["boot_checkpoint_kept"],
+                us / 1000,
+                us * PICO_FACTOR / 1e6,
+                PICO_FACTOR,
+            )
+        )
     if "replay_allocated_bytes" in r:
         # The 4 MB heap here never collects during the replay; a Pico's ~200 KB heap collects a few
         # times (a collection of the board's heap is ~40 us on this port): not in the figure above.

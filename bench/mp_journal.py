@@ -67,6 +67,41 @@ def _time_replay(path, make_apply, name=None):
     return best
 
 
+def _time_checkpoint_boot(lines):
+    """The boot as the board does it (Commit.boot): the journal of these lines with the boot checkpoint
+    the board writes (board/commit.py: every _EVERY records), the most records after it (_EVERY - 1).
+    -> (best us, records the checkpoint held)."""
+    from board.commit import Commit
+    from cribbage import events
+
+    path = "/flash/cp/journal.log"
+    os.mkdir("/flash/cp")
+    setup = events.from_line(lines[0])
+    j = Journal(path)
+    j.open()
+    keep = len(lines) - 24  # 24: _EVERY - 1 (a const, not readable from here)
+    for line in lines[:keep]:
+        j.append(line)
+    j.close()
+    book = Commit(Journal(path), setup, print)
+    book.boot(setup)
+    assert book.save()
+    for line in lines[keep:]:
+        book.journal.append(line)
+    book.journal.close()
+    best = None
+    for _ in range(RUNS):
+        gc.collect()
+        t0 = time.ticks_us()
+        book = Commit(Journal(path), setup, lambda text: None)
+        book.boot(setup)
+        dt = time.ticks_diff(time.ticks_us(), t0)
+        book.journal.close()
+        assert book.kept == keep and book.count == len(lines), (book.kept, book.count)
+        best = dt if best is None or dt < best else best
+    return best, keep
+
+
 def main():
     out = {"events": N_EVENTS, "runs": RUNS}
     dev = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT)  # first, while the heap is still in one piece
@@ -117,6 +152,7 @@ def main():
     out["replay_littlefs_game_us"] = _time_replay(path, game_fold, "game")
     if "game" in allocated:
         out["replay_allocated_bytes"] = allocated["game"]
+    out["boot_checkpoint_us"], out["boot_checkpoint_kept"] = _time_checkpoint_boot(lines)
     os.remove(host)
     vfs.umount("/flash")
     print(json.dumps(out))
