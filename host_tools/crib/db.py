@@ -2,6 +2,7 @@
 # and what replay derives.
 import json
 import os
+import re
 import sqlite3
 import sys
 import time
@@ -146,31 +147,66 @@ def connect(path=None):
         raise DbError("%s is not a crib database (%s)" % (path, e)) from None
 
 
+_TABLES = frozenset(re.findall(r"CREATE TABLE (\w+)", _SCHEMA + "".join(_MIGRATIONS.values())))
+
+
+def _steps(version):
+    """The statements that bring a SQLite history from `version` to SCHEMA_VERSION, one by one.
+
+    Each may run again over a half-made history (IF NOT EXISTS): an older crib created the tables
+    one commit at a time, so a kill could leave some of them without the version."""
+    text = _SCHEMA if version == 0 else ""
+    text += "".join(_MIGRATIONS[v] for v in range(max(version, 1) + 1, SCHEMA_VERSION + 1))
+    text = text.replace("CREATE TABLE ", "CREATE TABLE IF NOT EXISTS ")
+    text = text.replace("CREATE INDEX ", "CREATE INDEX IF NOT EXISTS ")
+    return [s for s in text.split(";") if s.strip()]
+
+
+def _wal(con, tries=100):
+    """Turn the file to WAL (it stays so). SQLite answers "locked" at once, without waiting, when
+    another laptop holds the file as it asks: the switch is tried again a while."""
+    for _ in range(tries - 1):
+        try:
+            if con.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                con.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e):
+                raise
+            time.sleep(0.05)
+    con.execute("PRAGMA journal_mode = WAL")
+
+
 def _check_sqlite(con, path):
     con.execute("PRAGMA foreign_keys = ON")
     if path != ":memory:":
         # WAL + NORMAL: a commit per sync page costs no fsync; a power cut may lose the last pages
         # (never corrupt the file), and the next sync simply fetches them again.
-        con.execute("PRAGMA journal_mode = WAL")
+        _wal(con)
         con.execute("PRAGMA synchronous = NORMAL")
-    version = con.execute("PRAGMA user_version").fetchone()[0]
-    if version == 0:
-        tables = con.execute("SELECT count(*) FROM sqlite_master WHERE type='table'").fetchone()[0]
-        if tables:
-            con.close()
-            raise DbError("%s is not a crib database (it has tables but no schema version)" % path)
-        with con:
-            con.executescript(_SCHEMA)
-            con.execute("PRAGMA user_version = 1")
-        version = 1
-    elif version > SCHEMA_VERSION:
+    if con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+        return con
+    # One write-locked transaction reads the version again and makes or migrates the tables with it:
+    # laptops opening a new file at once take turns, and a kill leaves the file as it was.
+    con.execute("BEGIN IMMEDIATE")
+    try:
+        version = con.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise DbError(
+                "%s has schema %d, newer than this crib's %d: update crib" % (path, version, SCHEMA_VERSION)
+            )
+        if version == 0:
+            names = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if names - _TABLES:
+                raise DbError("%s is not a crib database (it has tables but no schema version)" % path)
+        for statement in _steps(version):
+            con.execute(statement)
+        con.execute("PRAGMA user_version = %d" % SCHEMA_VERSION)
+        con.commit()
+    except BaseException:
+        con.rollback()
         con.close()
-        raise DbError(
-            "%s has schema %d, newer than this crib's %d: update crib" % (path, version, SCHEMA_VERSION)
-        )
-    while version < SCHEMA_VERSION:
-        version += 1  # one transaction: the tables and the version that says they are there
-        con.executescript("BEGIN;" + _MIGRATIONS[version] + "PRAGMA user_version = %d; COMMIT;" % version)
+        raise
     return con
 
 
