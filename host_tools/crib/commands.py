@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from crib import db, ports
+from crib import db, dbconn, ports
 from crib.client import LinkClient, LinkError
 from crib.untrusted import shown
 
@@ -321,7 +321,7 @@ def register(app):
         con = _db(db_path)
         g = db.game(con, game)
         if g is None:
-            _fail("no game %d in %s (see crib games)" % (game, db_path or db.default_path()))
+            _fail("no game %d in %s (see crib games)" % (game, dbconn.describe(db_path or db.default_path())))
         from crib.replay import replay_board
 
         # The deals' dealers and starters come from replaying the board's events with the core.

@@ -137,7 +137,7 @@ def connect(path=None):
     try:
         con = dbconn.connect(path)
     except Exception as e:  # the driver's own words: a refused login, an unknown host, no psycopg
-        raise DbError("cannot open %s: %s" % (dbconn.describe(path), e)) from None
+        raise DbError("cannot open %s: %s" % (dbconn.describe(path), dbconn.scrub(e, path))) from None
     if dbconn.dialect(con) == "postgresql":
         return _check_pg(con, path)
     try:

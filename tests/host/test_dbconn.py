@@ -27,3 +27,50 @@ def test_a_url_is_shown_without_its_password():
     assert dbconn.describe("postgresql://club:secret@db.local/crib") == "postgresql://club@db.local/crib"
     assert dbconn.describe("/home/me/crib.sqlite3") == "/home/me/crib.sqlite3"
     assert dbconn.is_url("postgres://x/y") and not dbconn.is_url("x.sqlite3")
+
+
+def test_a_password_is_shown_nowhere_however_the_url_is_spelt():
+    assert dbconn.describe("postgresql://club:pa/s@s@db/crib") == "postgresql://club@db/crib"
+    assert dbconn.describe("postgres://club@db/crib?password=s3cr&sslmode=require") == (
+        "postgres://club@db/crib?password=***&sslmode=require"
+    )
+    said = dbconn.scrub(
+        'bad "postgresql://club:s%41cret@db/crib": near "sAcret"', "postgresql://club:s%41cret@db/crib"
+    )
+    assert said == 'bad "postgresql://club@db/crib": near "***"'
+
+
+# URLs the driver refuses, quoting them in its message: a bad percent-escape, a malformed or spaced
+# host, a password in the query, a password with the URL's own signs in it.
+BAD_URLS = (
+    "postgresql://club:Hunter%zz42@localhost/crib",
+    "postgresql://club:Hunter42@[::1/crib",
+    "postgresql://club:Hunter42@local host/crib",
+    "postgresql://club@localhost/crib?password=Hunter42&bogus=1",
+    "postgresql://club:Hun/ter42@localhost:5/crib",
+)
+
+
+@pytest.mark.parametrize("url", BAD_URLS)
+def test_a_refused_url_is_said_without_its_password(url, capsys):
+    from typer.testing import CliRunner
+
+    from crib import db
+    from crib.cli import app
+
+    with pytest.raises(db.DbError) as e:
+        db.connect(url)
+    for text in (str(e.value), CliRunner().invoke(app, ["games", "--db", url]).output):
+        assert "cannot open postgresql://club@" in text.replace("\n", "")
+        assert "Hun" not in text and "ter42" not in text, text
+
+
+def test_a_history_that_opens_is_named_without_its_password(pg_server):
+    from typer.testing import CliRunner
+
+    from crib.cli import app
+
+    url = pg_server.database("crib_named").replace("crib@", "crib:Hunter42@")  # trust: the password is unused
+    r = CliRunner().invoke(app, ["show", "99", "--db", url])
+    assert r.exit_code == 1 and "no game 99 in postgresql://crib@/crib_named" in r.output.replace("\n", "")
+    assert "Hunter42" not in r.output
