@@ -394,14 +394,17 @@ def register(app):
             as_json = out.lower().endswith(".json")
             as_csv = not as_json
         con = _db(db_path)
-        f = sys.stdout if out == "-" else open(_out_file(out), "w", newline="")  # noqa: SIM115
+        write = export.write_csv if as_csv else export.write_json
+        if out == "-":
+            write(con, sys.stdout)
+            return
         try:
-            n = export.write_csv(con, f) if as_csv else export.write_json(con, f)
-        finally:
-            if f is not sys.stdout:
-                f.close()
-        if out != "-":
-            console.print("wrote %d %s to %s" % (n, "rows" if as_csv else "games", shown(out, 400)))
+            n = export.write_file(_out_file(out), lambda f: write(con, f))
+        except KeyboardInterrupt:
+            _fail("interrupted: %s is left as it was" % out, 130)
+        except OSError as e:
+            _fail("cannot write %s (%s): it is left as it was" % (out, e.strerror or e), 2)
+        console.print("wrote %d %s to %s" % (n, "rows" if as_csv else "games", shown(out, 400)))
 
     from crib.tools import repo_root
 

@@ -1,6 +1,8 @@
 # `crib export`: the history as CSV (one row per score) or JSON (games with their scores and events).
 import csv
 import json
+import os
+import tempfile
 
 from crib import db
 from crib.report import item_parts, item_text
@@ -86,3 +88,27 @@ def write_json(con, out):
     json.dump(data, out, indent=1)
     out.write("\n")
     return len(data["games"])
+
+
+def write_file(path, write):
+    """`write(f)` into a temporary file beside `path`, renamed over it only once whole: an export
+    that fails half way (a full disk, Ctrl-C, a damaged history) leaves the previous file as it was."""
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        mode = os.stat(path).st_mode & 0o7777
+    except FileNotFoundError:
+        mask = os.umask(0)
+        os.umask(mask)
+        mode = 0o666 & ~mask
+    fd, part = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".part")
+    try:
+        with os.fdopen(fd, "w", newline="", encoding="utf-8") as f:
+            n = write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(part, mode)
+        os.replace(part, path)
+    except BaseException:
+        os.unlink(part)
+        raise
+    return n
