@@ -1,4 +1,5 @@
 # `crib club`: the director's commands for a club night (register, schedule, standings, scorecards, pots).
+import difflib
 import json
 from typing import Annotated
 
@@ -36,6 +37,19 @@ def _run(fn, *args, **kw):
 def _problems(problems):
     for p in problems:
         console.print("[yellow]note:[/] %s" % escape(p))
+
+
+def _in_night(con, n, player):
+    """Fail, naming the night's close names, when `player` plays no game of night `n`."""
+    seated = {p for tables in clubdb.schedule(con, n["id"]) for _board, a, b in tables for p in (a, b)}
+    if player in seated:
+        return
+    by_case = {p.casefold(): p for p in seated}
+    close = difflib.get_close_matches(player, sorted(seated), n=3, cutoff=0.5)
+    if player.casefold() in by_case and by_case[player.casefold()] not in close:
+        close.insert(0, by_case[player.casefold()])
+    hint = "did you mean %s?" % " or ".join(close) if close else "its players: %s" % ", ".join(sorted(seated))
+    _fail("%s is not in night %d (%s): %s" % (player, n["id"], n["name"], hint))
 
 
 def register(app):
@@ -119,7 +133,9 @@ def register(app):
         db_path: str = typer.Option(None, "--db", help=DB_HELP),
     ):
         """A player's scorecard as the ACC sheet shows it: opponent, won/lost, spread, running totals."""
-        n, found, problems = _run(clubdb.results, _con(db_path), night)
+        con = _con(db_path)
+        n, found, problems = _run(clubdb.results, con, night)
+        _in_night(con, n, player)
         lines = club.scorecard(player, found, n["scoring"])
         if as_json:
             print(json.dumps({"night": n["id"], "player": player, "lines": lines}))

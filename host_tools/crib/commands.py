@@ -25,6 +25,11 @@ def _fail(msg, code=1):
     raise typer.Exit(code)
 
 
+def plural(n, word):
+    """'1 game', '2 games'."""
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
 def _out_file(out):
     """`out` if its folder exists (so a write cannot fail half way with a traceback), else a clear error."""
     import os
@@ -231,10 +236,11 @@ def register(app):
         console.print(shown(str(report), 400))
         games, orphans, _m = rebuild(con, board)
         flagged = [g for g in games if g.flags]
-        console.print("%d games replayed with the core, %d flagged" % (len(games), len(flagged)))
+        console.print("%s replayed with the core, %d flagged" % (plural(len(games), "game"), len(flagged)))
         if orphans:
             console.print(
-                "[yellow]%d events before the first match set-up could not be replayed[/]" % len(orphans)
+                "[yellow]%s before the first match set-up could not be replayed[/]"
+                % plural(len(orphans), "event")
             )
         for g in flagged:
             for f in g.flags:
@@ -277,11 +283,16 @@ def register(app):
         from crib.report import when
 
         con = _db(db_path)
-        rows = db.games(con)
-        flagged = any(g["flagged"] for g in rows)
+        # Oldest first by when each game was played, whichever board it was on (ids break ties).
+        rows = sorted(
+            ((db.game_times(con, g)[0], g) for g in db.games(con)), key=lambda x: (x[0] or 0, x[1]["id"])
+        )
+        flagged = any(g["flagged"] for _t, g in rows)
+        boards = len({g["board"] for _t, g in rows}) > 1  # a club's history: which board played it
         t = Table(
             "game",
             "played",
+            *(["board"] if boards else []),
             "players",
             "score",
             "winner",
@@ -294,18 +305,19 @@ def register(app):
         )
         for col in t.columns[:4]:
             col.no_wrap = True
-        for g in rows:
+        for start, g in rows:
             winner = shown(g["names"][g["winner"]]) if g["winner"] is not None else "(open)"
             skunk = ",".join(x for x in g["skunk"] if x)
             t.add_row(
                 str(g["id"]),
-                when(db.game_times(con, g)[0]),
+                when(start),
+                *([shown(g["board"])] if boards else []),
                 " v ".join(shown(n) for n in g["names"]),
                 "-".join(str(f) for f in g["final"]),
                 winner,
                 skunk,
                 str(g["deals"]),
-                "%d/%d" % (g["match_no"], g["game_no"]),
+                "%d, game %d" % (g["match_no"], g["game_no"]),
                 *(["FLAGGED" if g["flagged"] else ""] if flagged else []),
             )
         console.print(t)

@@ -34,6 +34,11 @@ def _pct(wins, games):
     return "%.0f%% of %d" % (100.0 * wins / games, games) if games else "-"
 
 
+def _avg(p, key, n, fmt="%.2f"):
+    # An average over nothing (no hand as pone yet, no game lost) is "-", not a count of 0.
+    return fmt % p[key] if p[n] else "-"
+
+
 # (label, how to show it from a player's dict): one row each, one column per player, so two to
 # four players fit an 80-column terminal.
 FIGURES = (
@@ -47,16 +52,36 @@ FIGURES = (
         "streaks: best, worst, now",
         lambda p: "%d, %d, %+d" % (p["longest_win_streak"], p["longest_losing_streak"], p["current_streak"]),
     ),
-    ("margin won / lost by", lambda p: "%.1f / %.1f" % (p["avg_margin_won"], p["avg_margin_lost"])),
-    ("hand avg", lambda p: "%.2f (%d hands)" % (p["hand_avg"], p["hands"])),
-    ("  as dealer / pone", lambda p: "%.2f / %.2f" % (p["hand_avg_dealer"], p["hand_avg_pone"])),
-    ("crib avg", lambda p: "%.2f (%d cribs)" % (p["crib_avg"], p["cribs"])),
-    ("play a deal as dealer / pone", lambda p: "%.2f / %.2f" % (p["play_avg_dealer"], p["play_avg_pone"])),
+    (
+        "margin won / lost by",
+        lambda p: (
+            "%s / %s"
+            % (_avg(p, "avg_margin_won", "wins", "%.1f"), _avg(p, "avg_margin_lost", "losses", "%.1f"))
+        ),
+    ),
+    ("hand avg", lambda p: "%s (%d hands)" % (_avg(p, "hand_avg", "hands"), p["hands"])),
+    (
+        "  as dealer / pone",
+        lambda p: (
+            "%s / %s" % (_avg(p, "hand_avg_dealer", "hands_dealer"), _avg(p, "hand_avg_pone", "hands_pone"))
+        ),
+    ),
+    ("crib avg", lambda p: "%s (%d cribs)" % (_avg(p, "crib_avg", "cribs"), p["cribs"])),
+    (
+        "play a deal as dealer / pone",
+        lambda p: (
+            "%s / %s"
+            % (_avg(p, "play_avg_dealer", "play_deals_dealer"), _avg(p, "play_avg_pone", "play_deals_pone"))
+        ),
+    ),
     ("24 / 28 / 29 hands", lambda p: " / ".join(str(p["hands_24_28_29"][str(k)]) for k in TOP_HANDS)),
     ("best hand", lambda p: str(p["best"])),
     ("points missed (keyed claims)", lambda p: "%d (%d)" % (p["points_missed"], p["keyed_claims"])),
     ("muggins taken", lambda p: str(p["muggins_taken"])),
-    ("discards: points lost a deal", lambda p: "%.2f (%d keyed)" % (p["discard_lost_avg"], p["discards"])),
+    (
+        "discards: points lost a deal",
+        lambda p: "%s (%d keyed)" % (_avg(p, "discard_lost_avg", "discards"), p["discards"]),
+    ),
 )
 
 
