@@ -74,6 +74,11 @@ def register(app):
         n = _run(clubdb.open_night, con, name, players, boards, games, scoring, draw)
         console.print("night %d: %s" % (n, escape(name)))
         _print_schedule(clubdb.schedule(con, n))
+        for board in clubdb.unseen(con, clubdb.board_ids(con, boards)):
+            console.print(
+                "[yellow]note:[/] board %s has never synced into this history: check its id "
+                "(crib link hello shows it); a new board counts once it syncs" % escape(board)
+            )
 
     @club_app.command("schedule")
     def schedule_cmd(

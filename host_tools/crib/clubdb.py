@@ -2,7 +2,7 @@
 import json
 import time
 
-from crib import club, db
+from crib import club, db, untrusted
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS club_nights (
@@ -30,9 +30,33 @@ def ensure(con):
         con.executescript(_SCHEMA)
 
 
+def board_ids(con, typed):
+    """The boards a director typed, as their hellos say them: hex digits (crib link hello shows them),
+    spelt as the history holds a board already (any case), else in lower case as a board sends them."""
+    known = {b.lower(): b for b in db.boards(con)}
+    out = []
+    for text in typed:
+        try:
+            untrusted.board_id(text)
+        except untrusted.BadBoard:
+            raise club.ClubError(
+                "--board %s is not a board id: the hex digits a board says at hello "
+                "(crib link hello shows them, e.g. e6614104032f122b)" % untrusted.plain(text, 24)
+            ) from None
+        out.append(known.get(text.lower(), text.lower()))
+    return out
+
+
+def unseen(con, boards):
+    """The boards of `boards` that have never synced into this history (a mistyped id, or a new board)."""
+    known = set(db.boards(con))
+    return [b for b in boards if b not in known]
+
+
 def open_night(con, name, players, boards, games, scoring="acc", seed=None, now=None):
     """Register a night: its rotation (or a seeded seat draw) laid out on `boards`, table 1 on the first."""
     ensure(con)
+    boards = board_ids(con, boards)
     rounds = club.seat_draw(players, games, seed) if seed is not None else club.rotation(players, games)
     need = max(len(t) for t in rounds)
     if len(boards) < need:
