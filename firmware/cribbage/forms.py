@@ -59,7 +59,13 @@ def make_setup(form="six", fmt="acc", games=None, to=None, muggins=False, names=
     if not isinstance(names, (list, tuple)) or len(names) != sides:
         raise CribError("%s needs %d side names, not %r" % (FORM_NAMES[form], sides, names))
     for n in names:
-        if not isinstance(n, str) or not 1 <= len(n) <= MAX_NAME:
+        # Held as the name event holds a new name (checks.name): 1..MAX_NAME printable ASCII, read
+        # as bytes (a loop over a str interns each character on MicroPython).
+        raw = n.encode() if isinstance(n, str) else b""
+        for c in raw:
+            if c < 32 or c > 126:
+                raise CribError("a name takes letters, digits and ASCII signs only")
+        if not 1 <= len(raw) <= MAX_NAME or not n.strip():
             raise CribError("a side name is 1..%d characters, not %r" % (MAX_NAME, n))
     return {
         "t": "setup",

@@ -5,14 +5,21 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.markup import escape
+from rich.markup import escape as markup_escape
 from rich.table import Table
 
 from crib import club, clubdb, db
+from crib.untrusted import printable
 
 console = Console()
 DB_HELP = "the history database the boards sync into (default: per-user data folder, or $CRIB_DB)"
 NIGHT_HELP = "the night's number (default: the latest)"
+
+
+def escape(text):
+    """Text for a rich console string: a name a director typed, a board's words (markup and control
+    characters shown as text)."""
+    return markup_escape(printable(str(text)))
 
 
 def _con(path):

@@ -57,6 +57,9 @@ def open_night(con, name, players, boards, games, scoring="acc", seed=None, now=
     """Register a night: its rotation (or a seeded seat draw) laid out on `boards`, table 1 on the first."""
     ensure(con)
     boards = board_ids(con, boards)
+    for text in [name] + list(players):
+        if untrusted.printable(text) != text:
+            raise club.ClubError("%s: a name takes no control characters" % untrusted.plain(text, 24))
     rounds = club.seat_draw(players, games, seed) if seed is not None else club.rotation(players, games)
     need = max(len(t) for t in rounds)
     if len(boards) < need:

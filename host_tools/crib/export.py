@@ -6,6 +6,7 @@ import tempfile
 
 from crib import db
 from crib.report import item_parts, item_text
+from crib.untrusted import printable
 
 CSV_FIELDS = (
     "game",
@@ -42,9 +43,10 @@ FORMULA_LEAD = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet reads a cell st
 
 def cell(value):
     """A CSV cell a spreadsheet shows as text: a string led by = + - @ tab or CR gets a leading
-    apostrophe (OWASP's advice for CSV injection); numbers stay numbers (a fix of -2 is -2)."""
-    if isinstance(value, str) and value.startswith(FORMULA_LEAD):
-        return "'" + value
+    apostrophe (OWASP's advice for CSV injection), and control characters (escape sequences from a
+    history an older crib stored) are written as \\xNN; numbers stay numbers (a fix of -2 is -2)."""
+    if isinstance(value, str):
+        return printable("'" + value if value.startswith(FORMULA_LEAD) else value)
     return value
 
 

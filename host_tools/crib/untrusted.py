@@ -22,12 +22,17 @@ def board_id(value):
     return value
 
 
+def printable(text):
+    """`text` with its control characters as \\xNN, whatever its length."""
+    return _CONTROL.sub(lambda m: "\\x%02x" % ord(m.group()), text)
+
+
 def plain(value, limit=SHORT):
     """Board text as printable plain text: control characters as \\xNN, cut at `limit` characters."""
     text = value if isinstance(value, str) else repr(value)
     if len(text) > limit:
         text = text[:limit] + "..."
-    return _CONTROL.sub(lambda m: "\\x%02x" % ord(m.group()), text)
+    return printable(text)
 
 
 def shown(value, limit=SHORT):

@@ -46,6 +46,16 @@ def test_refused_setups_name_the_problem():
     assert "1..99" in message(raises(CribError, E.setup, "six", "points", None, 0))
 
 
+def test_set_up_names_are_held_as_a_rename_is():
+    # Printable ASCII, 1..12 characters, not blank: what a board's display shows and a terminal prints.
+    for bad in ("Ann\x1b[2J", "Bob\r", "Zo\u00eb", "\x7f", "   "):
+        said = message(raises(CribError, E.setup, names=["Ann", bad]))
+        assert "ASCII signs only" in said or "1..12" in said, bad
+        assert "\x1b" not in said and "\r" not in said
+        raises(CribError, Match, {"t": "setup", "names": [bad, "Bob"]})
+    assert Match(E.setup(names=["Ann O'Neil", "B-2 [x]"])).names == ["Ann O'Neil", "B-2 [x]"]
+
+
 def test_skunk_lines_121():
     assert skunk_label(91, 121, "acc") == ""
     assert skunk_label(90, 121, "acc") == "skunk"

@@ -28,3 +28,24 @@ def test_a_board_id_is_checked_and_a_board_never_seen_is_said(tmp_path):
     r = clean(runner.invoke(app, night + ["--board", typo]))
     assert r.exit_code == 0 and "note: board %s has never synced into this history" % typo in r.said
     assert _nights(con) == 2
+
+
+def test_names_with_control_characters_are_refused_and_an_older_nights_are_printed_as_text(tmp_path):
+    path, con = history(tmp_path, ["Ann", "Bob"])
+    night = ["club", "night", "Tue", "--games", "1", "--board", BOARD, "--db", path]
+    r = clean(runner.invoke(app, night + ["--player", "Ann\x1b[2J", "--player", "Bob"]))
+    assert r.exit_code == 1 and "Ann\\x1b[2J: a name takes no control characters" in r.said
+    assert "\x1b" not in r.output and _nights(con) == 0
+    r = clean(runner.invoke(app, night + ["--player", "Ann", "--player", "Bob"]))
+    assert r.exit_code == 0
+    with con:  # a night an older crib registered, its names as the director typed them
+        con.execute("UPDATE club_nights SET name='Tue\x1b]0;pwned\x07'")
+        con.execute("UPDATE club_tables SET a='Ann\x1b[31m', b='Bob\r'")
+    for args in (["schedule"], ["standings"], ["scorecard", "Ann\x1b[31m"], ["season"], ["pots"]):
+        r = clean(runner.invoke(app, ["club", *args, "--db", path]))
+        assert r.exit_code == 0, (args, r.output)
+        assert "\x1b" not in r.output and "\r" not in r.output and "\x07" not in r.output, args
+    r = clean(runner.invoke(app, ["club", "schedule", "--db", path]))
+    assert "Ann\\x1b[31m" in r.said and "Bob\\x0d" in r.said
+    r = clean(runner.invoke(app, ["club", "standings", "--db", path]))
+    assert "Tue\\x1b]0;pwned\\x07: standings" in r.said

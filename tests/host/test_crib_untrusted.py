@@ -208,9 +208,16 @@ def test_a_board_id_that_is_not_hex_is_refused_at_hello(tmp_path, monkeypatch, b
     assert [q["op"] for q in port.asked] == ["hello"]
 
 
+def stored_by_an_older_crib(con, names):
+    """The games' names as a crib that took any set-up name stored them (the core holds them now)."""
+    with con:
+        con.execute("UPDATE games SET names=?", (json.dumps(names),))
+
+
 def test_markup_and_escapes_in_names_are_shown_as_text(tmp_path):
     # Old code: MarkupError from `[/]` in games, show and stats; ESC reached the terminal.
-    path, _con = history(tmp_path, ["[/]", "\x1b[2J$a$"])
+    path, con = history(tmp_path, ["[/]", "P2"])
+    stored_by_an_older_crib(con, ["[/]", "\x1b[2J$a$"])
     for args in (["games"], ["show", "1"], ["stats"]):
         r = clean(runner.invoke(app, args + ["--db", path]))
         assert r.exit_code == 0, r.output
