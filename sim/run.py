@@ -36,6 +36,10 @@ class Runner:
                 self._due = time.ticks_add(base, delay)
             if time.ticks_diff(now, self._due) < 0:
                 return
+            if step[3] and step[2] == "wait":  # wait display TEXT
+                if step[3][1] not in "\n".join(hal.display.rows):
+                    return
+                self._due = now  # the next line's delay counts from when the display showed it
             self._line_t = self._due
             self._due = None
             self._next = self.script.next()

@@ -9,6 +9,8 @@
 #   tap SIDE HOLE          tap a hole: SIDE is a side's name (red) or number from 1; HOLE 1..120,
 #                          start, or game
 #   wait MS                the same as a line holding only +MS
+#   wait display TEXT      until the display shows TEXT (a laptop's proposal, say); the next line's
+#                          delay counts from then
 #   unplug / plug          the sensor chain reads all ones (unplugged) / works again
 #   log TEXT               a note in the sim's log
 #   laptop LINE            LINE arrives on the USB link as a laptop sends it (a headless run's link)
@@ -105,6 +107,8 @@ def parse_line(line, key_names, side_names):
         if len(rest) != 2:
             raise ScriptError("tap needs a side and a hole")
         args = (side_index(rest[0], side_names), hole_number(rest[1]))
+    elif verb == "wait" and rest[:1] == ["display"] and len(rest) > 1:
+        args = ("display", " ".join(rest[1:]))
     elif verb == "wait":
         delay += _ints(rest, 1, 1, "wait")[0]
         verb, args = "wait", ()

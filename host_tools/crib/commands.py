@@ -8,8 +8,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from crib import db, dbconn, ports
-from crib.client import LinkClient, LinkError
+from crib import db, dbconn, ports, share
+from crib.client import LinkError
 from crib.untrusted import shown
 
 PORT_HELP = "auto | DEVICE | id:SERIAL | socket://HOST:PORT (the simulator), as mpremote takes"
@@ -43,9 +43,9 @@ def _out_file(out):
 
 
 def _client(port, timeout):
+    # Through the board's hub (share.py): watch, sync, follow and name share one board.
     try:
-        c = LinkClient(ports.open_port(port, timeout), timeout=timeout)
-        c.connect()
+        c = share.connect(port, timeout)
     except ports.PortError as e:
         _fail(str(e), 2)
     except LinkError as e:
@@ -99,7 +99,10 @@ def register(app):
     ):
         """The current derived state of the board's match, as JSON."""
         c = _client(port, timeout)
-        console.print_json(json.dumps(c.state()))
+        try:
+            console.print_json(json.dumps(c.state()))
+        except LinkError as e:
+            _fail(str(e), 3)
 
     @link_app.command("events")
     def link_events(
@@ -128,9 +131,9 @@ def register(app):
         import time
 
         c = _client(port, timeout)
-        c.subscribe(start)
         end = None if seconds is None else time.monotonic() + seconds
         try:
+            c.subscribe(start)
             while end is None or time.monotonic() < end:
                 push = c.next_push(0.5)
                 if push is not None:
@@ -169,13 +172,16 @@ def register(app):
         import time
 
         end = time.monotonic() + wait
-        while time.monotonic() < end:
-            push = c.next_push(0.5)
-            if push and push.get("push") == "pending" and push.get("pid") == pid:
-                why = ": %s" % push["error"] if push.get("error") else ""
-                console.print(shown("%s%s" % (push.get("status"), why), 200))
-                raise typer.Exit(0 if push.get("status") == "applied" else 1)
-        c.request("cancel", pending=pid)
+        try:
+            while time.monotonic() < end:
+                push = c.next_push(0.5)
+                if push and push.get("push") == "pending" and push.get("pid") == pid:
+                    why = ": %s" % push["error"] if push.get("error") else ""
+                    console.print(shown("%s%s" % (push.get("status"), why), 200))
+                    raise typer.Exit(0 if push.get("status") == "applied" else 1)
+            c.request("cancel", pending=pid)
+        except LinkError as e:
+            _fail("%s (the request may still be on the board's display: OK there applies it)" % e, 3)
         _fail("nobody answered on the board within %.0f s: request withdrawn" % wait, 1)
 
     @app.command("name")
@@ -265,13 +271,8 @@ def register(app):
 
         c = _client(port, timeout)
 
-        def reopen():
-            again = LinkClient(ports.open_port(port, timeout), timeout=timeout)
-            again.connect()
-            return again
-
         try:
-            watch(c, console, reopen=reopen)
+            watch(c, console, reopen=lambda: share.connect(port, timeout))
         except KeyboardInterrupt:
             pass
         except LinkError as e:

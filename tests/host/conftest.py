@@ -1,10 +1,16 @@
 # Fixtures for the CPython tests: a throwaway PostgreSQL server for the club database tests.
 import itertools
+import os
+import tempfile
 
 import pgserver
 import pytest
 
 _names = itertools.count(1)
+
+# crib's board hubs (crib/share.py) in a runtime folder of this test run's own, never the user's: a
+# test's crib must not join a hub a `make sim` of the user's, or another test run, has open.
+os.environ["XDG_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="crib-rt-")
 
 
 @pytest.fixture(scope="session")

@@ -13,7 +13,7 @@ from liarport import LiarPort, PtyPort, hello, reply
 from typer.testing import CliRunner
 
 from crib import client as client_mod
-from crib import db, ports
+from crib import db, share
 from crib.cli import app
 from crib.client import LinkClient, LinkError
 from crib.replay import rebuild
@@ -35,7 +35,7 @@ def clean(r):
 
 
 def with_port(monkeypatch, port):
-    monkeypatch.setattr(ports, "open_port", lambda spec, timeout=2.0: port)
+    monkeypatch.setattr(share, "open_port", lambda spec, timeout=2.0: port)  # the port crib's commands open
 
 
 def history(tmp_path, names, extra=()):
