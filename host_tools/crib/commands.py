@@ -256,7 +256,7 @@ def register(app):
 
             console.print("following the board: Ctrl-C stops")
             try:
-                follow_board(c, con, say=console.print)
+                follow_board(c, con, say=console.print, reopen=lambda: share.connect(port, timeout))
             except KeyboardInterrupt:
                 pass
             except LinkError as e:

@@ -2,13 +2,47 @@
 import time
 
 from crib import db
-from crib.client import Refused
+from crib.client import LinkError, Refused
 from crib.replay import rebuild
 
 QUIET_S = 0.5  # games are replayed once the board has been quiet this long, not at every event
 
 
-def follow(client, con, say=print, until=None, clock=time.monotonic):
+def follow(client, con, say=print, until=None, clock=time.monotonic, reopen=None, retry_s=1.0):
+    """Store each event the board pushes (_follow) until `until`, and follow the board through its
+    restarts: when it goes (reset, unplugged, the simulator restarted) and `reopen` is given (a new
+    connected client, or an exception), follow says so, replays what it stored, tries `reopen()`
+    every `retry_s` seconds and, once the board is back, subscribes again from the history's next
+    seq: what the board journalled meanwhile lands as well. Without `reopen` the LinkError goes up."""
+    while True:
+        try:
+            return _follow(client, con, say, until, clock)
+        except LinkError as e:
+            if reopen is None:
+                raise
+            _close(client)
+            rebuild(con, client.hello["board"])
+            say("the board went away (%s): waiting for it to come back" % e)
+        client = None
+        while client is None:
+            if until is not None and clock() >= until:
+                return
+            try:
+                client = reopen()
+            except Exception:  # not back yet: the port missing, refused, or the board still booting
+                time.sleep(retry_s)
+        db.note_board(con, client.hello)
+        say("the board is back (%d events on it): following again" % max(0, client.hello["next"] - 1))
+
+
+def _close(client):
+    try:
+        client.close()
+    except Exception:
+        pass
+
+
+def _follow(client, con, say, until, clock):
     """Store each event the board pushes, replaying the games when it goes quiet; stops at `until` (tests).
 
     Pushed events carry their seq, so they land exactly as a sync would store them ((board, seq) is

@@ -1,13 +1,14 @@
 # `crib sync --follow`: what the board journals while followed lands in the history as a sync stores it.
+import threading
 import time
 
-from boards import Sim
+from boards import Sim, free_port
 from both.linkfakes import journal, new_match
 from fakeport import FakePort
-from simmatch import flash_with_match
+from simmatch import SimMatch, flash_with_match
 
 from board.link import Link
-from crib import db, ports
+from crib import db, ports, share
 from crib.client import LinkClient
 from crib.follow import follow
 from crib.sync import sync
@@ -139,3 +140,69 @@ def test_follow_on_the_real_sim_acks_the_events_it_stored(tmp_path, history_db):
         assert acked and acked[-1] == want
         again = LinkClient(ports.open_port(sim.url, 2.0), timeout=5.0)
         assert again.connect()["acked"] == want  # the board keeps it (its journal's seq mark)
+
+
+def test_follow_carries_on_through_board_restarts_and_stores_what_came_meanwhile(tmp_path):
+    # The board restarts twice under a follow: killed between deals, then booted to play the rest of the
+    # game (a script), then booted again. Follow says so, waits, and once the board is back subscribes
+    # from the history's next seq: every event lands, those played while it was away too.
+    m = SimMatch(5, games=1)
+    m.play()
+    lines = m.script().splitlines()
+    cut = next(i for i in range(len(lines) // 2, len(lines)) if lines[i] == lines[i - 1] == "key OK")
+    (tmp_path / "first.script").write_text("\n".join(lines[: cut + 1]) + "\n")  # up to the end of a deal
+    (tmp_path / "rest.script").write_text("\n".join(lines[cut + 1 :]) + "\n")
+    data, path = str(tmp_path / "sim-data"), str(tmp_path / "h.sqlite3")
+    with Sim(data, script=str(tmp_path / "first.script"), fresh=True) as sim:
+        sim.wait()
+    url_port = free_port()
+    url = "socket://127.0.0.1:%d" % url_port
+    sims, done = [Sim(data, port=url_port)], []
+
+    def stored():
+        con = db.connect(path)
+        try:
+            return db.count_events(con)
+        finally:
+            con.close()
+
+    def restarts():
+        try:
+            while stored() < first:
+                time.sleep(0.2)
+            sims[-1].kill()  # the board goes with half the game stored
+            sims.append(Sim(data, port=url_port, script=str(tmp_path / "rest.script")))
+            sims[-1].wait()  # the rest of the game played, the board gone again
+            sims.append(Sim(data, port=url_port))
+        finally:
+            done.append(True)
+
+    client = share.connect(url, 5.0)
+    first = client.hello["next"] - 1
+    said = []
+    con = db.connect(path)
+    db.note_board(con, client.hello)
+    mover = threading.Thread(target=restarts)
+    mover.start()
+
+    def clock():  # real time, until the board is back for good and the whole game is stored
+        return float("inf") if done and stored() == len(m.events) else time.monotonic()
+
+    try:
+        follow(client, con, say=said.append, until=time.monotonic() + 300, clock=clock,
+               reopen=lambda: share.connect(url, 5.0), retry_s=0.2)  # fmt: skip
+        mover.join()
+        on_board = share.connect(url, 5.0)
+        got = []
+        for page in on_board.iter_pages(1):
+            got.extend((e["seq"], e["event"]) for e in page["events"])
+        on_board.close()
+    finally:
+        for sim in sims:
+            sim.kill()
+    assert 0 < first < len(m.events) and " checked, 0 failed" in "".join(sims[1].log)
+    assert list(db.events(con, client.hello["board"])) == got and len(got) == len(m.events)
+    played = [{k: v for k, v in e.items() if k != "at"} for _, e in got]
+    assert played[1:] == m.events[1:]  # the game the scripts keyed (the set-up is the board's settings')
+    went = [s for s in said if "went away" in s]
+    assert len(went) >= 2 and any("following again" in s for s in said), said
