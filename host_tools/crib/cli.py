@@ -57,6 +57,24 @@ class _Command(TyperCommand):
         super().__init__(*args, **kwargs)
         _quiet_flags(self)
 
+    def invoke(self, ctx):
+        # A database that fails under a command (locked, a full disk, a damaged page, a role that
+        # may not write) is one line and exit 4, never a traceback; its transaction changed nothing.
+        try:
+            return super().invoke(ctx)
+        except Exception as e:
+            from crib import db
+
+            said = db.trouble(e, ctx.params.get("db_path"))
+            if said is None:
+                raise
+            from rich.console import Console
+
+            from crib.untrusted import shown
+
+            Console(stderr=True).print("[bold red]crib:[/] %s" % shown(said, 400))
+            raise typer.Exit(4) from None
+
     def get_help_option(self, ctx):
         opt = super().get_help_option(ctx)
         if opt is not None:

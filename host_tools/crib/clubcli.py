@@ -22,9 +22,9 @@ def escape(text):
     return markup_escape(printable(str(text)))
 
 
-def _con(path):
+def _con(path, readonly=True):
     try:
-        return db.connect(path)
+        return db.connect(path, readonly)
     except db.DbError as e:
         _fail(str(e))
 
@@ -77,7 +77,7 @@ def register(app):
         db_path: str = typer.Option(None, "--db", help=DB_HELP),
     ):
         """Register a night and print its rounds: who plays whom on which board."""
-        con = _con(db_path)
+        con = _con(db_path, readonly=False)
         n = _run(clubdb.open_night, con, name, players, boards, games, scoring, draw)
         console.print("night %d: %s" % (n, escape(name)))
         _print_schedule(clubdb.schedule(con, n))

@@ -2,7 +2,7 @@
 import json
 import time
 
-from crib import club, db, untrusted
+from crib import club, db, dbconn, untrusted
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS club_nights (
@@ -28,6 +28,18 @@ def ensure(con):
     """Add the club tables to a history database (they stand apart from the sync's schema version)."""
     with con:
         con.executescript(_SCHEMA)
+
+
+def registered(con):
+    """Whether the history has the club tables (a reader asks; only `crib club night` makes them)."""
+    if dbconn.dialect(con) == "sqlite":
+        sql = "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='club_nights'"
+    else:
+        sql = (
+            "SELECT count(*) FROM information_schema.tables "
+            "WHERE table_schema = current_schema() AND table_name = 'club_nights'"
+        )
+    return con.execute(sql).fetchone()[0] > 0
 
 
 def board_ids(con, typed):
@@ -85,7 +97,8 @@ def open_night(con, name, players, boards, games, scoring="acc", seed=None, now=
 
 def night(con, night_id=None):
     """The night's row (the latest when no id is given), scoring decoded; None if there is none."""
-    ensure(con)
+    if not registered(con):
+        return None
     if night_id is None:
         row = con.execute("SELECT * FROM club_nights ORDER BY id DESC LIMIT 1").fetchone()
     else:
@@ -162,8 +175,9 @@ def standings(con, night_id=None):
 
 def season(con, drop_worst=0):
     """The season table over every night in the database."""
-    ensure(con)
     nights = []
+    if not registered(con):
+        return club.season(nights, drop_worst)
     for (nid,) in con.execute("SELECT id FROM club_nights ORDER BY id").fetchall():
         nights.append(standings(con, nid)[1])
     return club.season(nights, drop_worst)

@@ -53,9 +53,9 @@ def _client(port, timeout):
     return c
 
 
-def _db(path):
+def _db(path, readonly=True):
     try:
-        return db.connect(path)
+        return db.connect(path, readonly)
     except db.DbError as e:
         _fail(str(e), 4)
 
@@ -215,7 +215,7 @@ def register(app):
         from crib.replay import rebuild
         from crib.sync import sync
 
-        con = _db(db_path)
+        con = _db(db_path, readonly=False)
         c = _client(port, timeout)
         board = c.hello["board"]
         cols = (

@@ -129,22 +129,78 @@ def default_path(env=None, platform=None):
     return os.path.join(base, APP, "crib.sqlite3")
 
 
-def connect(path=None):
-    """Open (creating if needed) the history at `path` (a file or a postgresql:// URL); check its schema."""
+def connect(path=None, readonly=False):
+    """Open the history at `path` (a file or a postgresql:// URL) and check its schema.
+
+    A writer (sync, club night) makes the history if there is none yet; a reader (readonly: games,
+    stats, export, club standings, serve) writes nothing, and a history that is missing or empty
+    is a DbError naming it."""
     path = path or default_path()
-    if not dbconn.is_url(path) and os.path.isdir(path):
-        raise DbError("%s is a folder: give --db a file name" % path)
+    if not dbconn.is_url(path):
+        if os.path.isdir(path):
+            raise DbError("%s is a folder: give --db a file name" % path)
+        if readonly and path != ":memory:":
+            _readable(path)
     try:
-        con = dbconn.connect(path)
+        con = dbconn.connect(path, readonly)
     except Exception as e:  # the driver's own words: a refused login, an unknown host, no psycopg
         raise DbError("cannot open %s: %s" % (dbconn.describe(path), dbconn.scrub(e, path))) from None
-    if dbconn.dialect(con) == "postgresql":
-        return _check_pg(con, path)
     try:
-        return _check_sqlite(con, path)
-    except sqlite3.DatabaseError as e:  # a file that is not SQLite: say so, never a sqlite traceback
+        if dbconn.dialect(con) == "postgresql":
+            return _check_pg(con, path, readonly)
+        return _check_sqlite(con, path, readonly)
+    except DbError:
         con.close()
-        raise DbError("%s is not a crib database (%s)" % (path, e)) from None
+        raise
+    except Exception as e:  # not SQLite, locked, damaged, a role that may not read: one line, no traceback
+        said = trouble(e, path)
+        con.close()
+        if said is None:
+            raise
+        raise DbError(said) from None
+
+
+NO_HISTORY = "no history at %s yet: crib sync makes it (or give --db the history's file)"
+
+
+def _readable(path):
+    """A reader's history must be there and hold something (SQLite leaves a file 0 bytes long until
+    its first table is made: a typo'd --db or a history emptied under a reader)."""
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        raise DbError(NO_HISTORY % path) from None
+    if size == 0:
+        raise DbError("%s is empty: no history in it yet (crib sync fills it)" % path)
+
+
+def trouble(e, path=None):
+    """A one-line message for a database failure `e` (sqlite3's or psycopg's), or None if it is none.
+
+    A failed statement changed nothing (its transaction is rolled back); the messages say what to do."""
+    where = dbconn.describe(path or default_path())
+    if isinstance(e, DbError):
+        return str(e)
+    if isinstance(e, sqlite3.DatabaseError):
+        text = str(e)
+        if "locked" in text or "busy" in text:
+            return "%s is locked by another program (waited 5 s): try again when it is done" % where
+        if "full" in text:
+            return "the disk holding %s is full: nothing was changed; free some space, then again" % where
+        if "malformed" in text or "corrupt" in text:
+            return (
+                "%s is damaged (%s): nothing was changed; `sqlite3 %s .recover` may save it, or sync the "
+                "boards again into a new file" % (where, text, where)
+            )
+        if "not a database" in text:
+            return "%s is not a crib database (%s)" % (where, text)
+        if "readonly" in text or "read-only" in text:
+            return "%s may not be written here (%s)" % (where, text)
+        return "%s: %s" % (where, text)
+    psycopg = sys.modules.get("psycopg")
+    if psycopg is not None and isinstance(e, psycopg.Error):
+        return "%s: %s" % (where, dbconn.scrub(e, path or ""))
+    return None
 
 
 _TABLES = frozenset(re.findall(r"CREATE TABLE (\w+)", _SCHEMA + "".join(_MIGRATIONS.values())))
@@ -177,8 +233,14 @@ def _wal(con, tries=100):
     con.execute("PRAGMA journal_mode = WAL")
 
 
-def _check_sqlite(con, path):
+def _check_sqlite(con, path, readonly=False):
     con.execute("PRAGMA foreign_keys = ON")
+    if readonly:
+        version = con.execute("PRAGMA user_version").fetchone()[0]
+        names = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if version == 0 and names and names <= _TABLES:
+            raise DbError("%s is a history left half made: crib sync finishes it" % path)
+        return _check_version(con, path, version)
     if path != ":memory:":
         # WAL + NORMAL: a commit per sync page costs no fsync; a power cut may lose the last pages
         # (never corrupt the file), and the next sync simply fetches them again.
@@ -191,10 +253,7 @@ def _check_sqlite(con, path):
     con.execute("BEGIN IMMEDIATE")
     try:
         version = con.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise DbError(
-                "%s has schema %d, newer than this crib's %d: update crib" % (path, version, SCHEMA_VERSION)
-            )
+        _check_version(con, path, version, 0)
         if version == 0:
             names = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             if names - _TABLES:
@@ -205,13 +264,34 @@ def _check_sqlite(con, path):
         con.commit()
     except BaseException:
         con.rollback()
-        con.close()
         raise
     return con
 
 
-def _check_pg(con, url):
-    """The schema on a PostgreSQL server: made once (locked: laptops may sync at once), then checked."""
+def _check_version(con, where, version, oldest=1):
+    """`con` if a schema `version` is one this crib reads (a reader reads one sync would migrate)."""
+    if version > SCHEMA_VERSION:
+        raise DbError(
+            "%s has schema %d, newer than this crib's %d: update crib"
+            % (dbconn.describe(where), version, SCHEMA_VERSION)
+        )
+    if version < oldest:
+        raise DbError("%s is not a crib database (it has no schema version)" % dbconn.describe(where))
+    return con
+
+
+def _check_pg(con, url, readonly=False):
+    """The schema on a PostgreSQL server: made once (locked: laptops may sync at once), then checked.
+    A reader makes nothing: it needs no right but SELECT."""
+    if readonly:
+        con.execute("SET default_transaction_read_only = on")
+        tables = con.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+        ).fetchall()
+        if "crib_meta" not in {r[0] for r in tables}:
+            raise DbError(NO_HISTORY % dbconn.describe(url))
+        version = con.execute("SELECT value FROM crib_meta WHERE key='schema'").fetchone()[0]
+        return _check_version(con, url, version)
     with con:
         con.execute("SELECT pg_advisory_xact_lock(?)", (_PG_LOCK,))
         tables = con.execute(
@@ -220,7 +300,6 @@ def _check_pg(con, url):
         names = {r[0] for r in tables}
         if "crib_meta" not in names:
             if names & {"boards", "events", "games", "scores"}:
-                con.close()
                 raise DbError(
                     "%s is not a crib database (it has tables but no schema version)" % dbconn.describe(url)
                 )
@@ -232,13 +311,7 @@ def _check_pg(con, url):
             version += 1
             con.executescript(_schema("postgresql", _MIGRATIONS[version]))
             con.execute("UPDATE crib_meta SET value=? WHERE key='schema'", (version,))
-    if version > SCHEMA_VERSION:
-        con.close()
-        raise DbError(
-            "%s has schema %d, newer than this crib's %d: update crib"
-            % (dbconn.describe(url), version, SCHEMA_VERSION)
-        )
-    return con
+    return _check_version(con, url, version)
 
 
 def note_board(con, hello, now=None):

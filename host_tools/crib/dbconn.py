@@ -3,7 +3,7 @@
 import os
 import re
 import sqlite3
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 PG_SCHEMES = ("postgresql://", "postgres://")
 
@@ -129,13 +129,17 @@ class PgConnection:
         self._con.close()
 
 
-def connect(target):
-    """A SQLite file (created with its folder) or a PostgreSQL URL; the caller checks the schema."""
+def connect(target, readonly=False):
+    """A SQLite file (a writer's is created with its folder; a reader's is opened read-only, never
+    created) or a PostgreSQL URL; the caller checks the schema."""
     if is_url(target):
         return PgConnection(target)
-    if target != ":memory:":
-        os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
-    con = sqlite3.connect(target)
+    if readonly and target != ":memory:":
+        con = sqlite3.connect("file:%s?mode=ro" % quote(os.path.abspath(target)), uri=True)
+    else:
+        if target != ":memory:":
+            os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
+        con = sqlite3.connect(target)
     con.row_factory = sqlite3.Row
     return con
 

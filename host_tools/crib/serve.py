@@ -22,7 +22,7 @@ class Room:
         self._boards = {}  # board -> (events held, its live state)
 
     def snapshot(self):
-        con = db.connect(self.db_path)
+        con = db.connect(self.db_path, readonly=True)
         try:
             boards = [self._board(con, b) for b in db.boards(con)]
             night = self._night(con)
@@ -102,7 +102,7 @@ def _scorecards_page(room):
     if not night:
         return "<p>No club night yet: the director starts one with <code>crib club night</code>.</p>"
     scoring = {}
-    con = db.connect(room.db_path)
+    con = db.connect(room.db_path, readonly=True)
     try:
         scoring = clubdb.night(con, night["id"])["scoring"]
     finally:

@@ -117,7 +117,7 @@ def register(app):
             Console(stderr=True).print("[bold red]crib:[/] %s" % shown(str(e), 200))
             raise typer.Exit(2) from None
         try:
-            con = db.connect(db_path)
+            con = db.connect(db_path, readonly=True)
         except db.DbError as e:
             Console(stderr=True).print("[bold red]crib:[/] %s" % shown(str(e), 400))
             raise typer.Exit(4) from None

@@ -54,8 +54,8 @@ import os, signal, sqlite3, sys
 from crib import db, dbconn
 n = int(sys.argv[2])
 real = dbconn.connect
-def connect(target):
-    con = real(target)
+def connect(target, readonly=False):
+    con = real(target, readonly)
     seen = []
     def trace(sql):
         if sql.lstrip().upper().startswith("CREATE"):

@@ -68,9 +68,11 @@ def test_a_refused_url_is_said_without_its_password(url, capsys):
 def test_a_history_that_opens_is_named_without_its_password(pg_server):
     from typer.testing import CliRunner
 
+    from crib import db
     from crib.cli import app
 
     url = pg_server.database("crib_named").replace("crib@", "crib:Hunter42@")  # trust: the password is unused
+    db.connect(url).close()  # a history, empty
     r = CliRunner().invoke(app, ["show", "99", "--db", url])
     assert r.exit_code == 1 and "no game 99 in postgresql://crib@/crib_named" in r.output.replace("\n", "")
     assert "Hunter42" not in r.output
