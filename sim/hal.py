@@ -199,6 +199,10 @@ class SimHal:
     def ticks_ms(self):
         return self.clock.ticks_ms()
 
+    def time(self):
+        # The time of day, which a Pico does not know: the sim's games are stamped from boot on.
+        return int(time.time())
+
     def ticks_diff(self, a, b):
         return time.ticks_diff(a, b)
 

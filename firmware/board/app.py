@@ -62,6 +62,11 @@ class App:
         log = hal.log  # one bound method for both
         self.book = Commit(self.journal, setup_of(settings), log, self._committed)
         self.match = self.book.match  # one object for the app's life: the Commit refills it in place
+        clock = getattr(hal, "time", None)  # a HAL that knows the time of day (the sim: its host's)
+        if clock is not None:
+            self.book.now = self.now  # the boot's new match is stamped before the first pass sets it
+            self.book.clock[0] = clock()
+            self.book.clock[1] = self.now
         self._tracks = tracks_for(2, 0, board_def.sides)
         self._tracks_key = -1
         # (the discard advice's code is loaded the first time it is asked for: Controller._long)

@@ -4,13 +4,15 @@
 import random
 import time
 
+from boards import Sim
 from both.linkfakes import journal
 from fakeport import FakePort
 from matchgen import MatchPlayer
+from simmatch import flash_with_match
 from typer.testing import CliRunner
 
 from board.link import Link
-from crib import db
+from crib import db, share
 from crib.cli import app
 from crib.client import LinkClient
 from crib.replay import rebuild
@@ -54,3 +56,18 @@ def test_stamped_games_are_dated_by_the_board_and_others_by_the_sync(tmp_path):
     first = min(g["id"] for g in rows)
     out = runner.invoke(app, ["show", str(first), "--db", dbp]).output
     assert "played %s (the board's time" % time.strftime("%Y-%m-%d %H:%M", time.localtime(PLAYED)) in out
+
+
+def test_a_simulator_no_laptop_met_stamps_its_games_by_the_hosts_clock(tmp_path):
+    # The sim takes its host's time at boot (the HAL's time()): a club night's games on a simulated board
+    # carry when they were played though no crib was connected while they were.
+    before = int(time.time())
+    data, m = flash_with_match(tmp_path, seed=5, games=1)  # played with no laptop on the link
+    after = int(time.time())
+    with Sim(data) as sim:
+        c = share.connect(sim.url, 5.0)
+        evs = [e["event"] for page in c.iter_pages(1) for e in page["events"]]
+        c.close()
+    stamped = [e for e in evs if "at" in e]
+    assert stamped and stamped[0] is evs[0] and evs[0]["t"] == "setup", evs[:3]
+    assert before <= evs[0]["at"] <= after  # the match's set-up, stamped as it began
