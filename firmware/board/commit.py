@@ -46,7 +46,7 @@ class Commit:
         self.log = log
         self.after = after
         self.warning = None  # after apply(): why an event that was saved nonetheless failed on the way
-        self.collect = False  # an event was committed or failed: the app collects garbage when calm
+        self.collect = False  # an event was committed or failed, a boot asks a checkpoint: the calm pass
         self._loading = None  # the match a replay fills; left set when a rebuild did not finish
         self.count = 0  # the match's records in the journal: its set-up and every event after it
         self.kept = 0  # how many of them the boot checkpoint holds (the boot did not replay them)
@@ -93,6 +93,10 @@ class Commit:
         if self._loading is None:  # no set-up in it
             self.new_match(setup)
         self._loading = None
+        if self.count - self.kept >= _EVERY:
+            # No checkpoint, or one far behind (another firmware's, one dropped): the app's first calm
+            # pass writes one (save), so that only this boot replays all of it.
+            self.collect = True
         return report
 
     def new_match(self, setup):

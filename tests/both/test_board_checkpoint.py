@@ -6,6 +6,7 @@ import os
 from fakehal import remove_tree, scratch_dir
 from game_kit import state
 from match_script import match_events
+from scenario import Scenario
 
 from board.commit import Commit
 from board.crc import crc32
@@ -101,6 +102,27 @@ def test_a_boot_from_the_checkpoint_is_the_full_replay():
             same_as_replay(b.book.match, lines_of(folder))
             b.close()
         finally:
+            remove_tree(folder)
+
+
+def test_a_boot_without_a_checkpoint_writes_one_at_its_first_calm_pass():
+    # A journal with no checkpoint (a firmware update that changed its format, one set aside): the
+    # board writes one as soon as its boot has replayed, so that only that boot replays it all.
+    evs = match_events(seed=1, max_events=130)
+    folder = scratch_dir("/tmp/cribcp-")
+    try:
+        played(folder, evs, save=False)
+        assert not exists(folder + "/journal.log.checkpoint")
+        s = Scenario(storage_dir=folder)  # boots, then runs its passes for 20 ms
+        assert s.app.book.count == 130
+        assert exists(folder + "/journal.log.checkpoint")
+        s.reboot()  # a chip reset a moment later: this boot replays only from it
+        assert "checkpoint dropped" not in s.hal.logged
+        assert s.app.book.kept == 130 and s.app.book.count == 130
+        same_as_replay(s.app.match, lines_of(folder))
+        s.close()
+    finally:
+        if exists(folder):
             remove_tree(folder)
 
 
