@@ -68,21 +68,34 @@ def register(app):
     app.add_typer(link_app, name="link")
 
     @app.command("ports")
-    def ports_cmd():
-        """List the boards plugged in over USB (Raspberry Pi vendor id 0x2E8A) and running simulators."""
+    def ports_cmd(timeout: float = typer.Option(2.0, help="seconds to wait for each board's hello")):
+        """List the boards plugged in over USB (Raspberry Pi vendor id 0x2E8A) and the running simulators,
+        each with its board id (asked through its hub: a crib watching it is not disturbed)."""
         found = ports.boards()
         sims = ports.simulators()
         if not found and not sims:
             console.print(
-                "no board found (USB vendor 2e8a) and no simulator on socket://127.0.0.1:%d "
-                "(make sim starts one)" % ports.SIM_PORTS[0],
+                "no board found (USB vendor 2e8a) and no simulator on socket://127.0.0.1:%s "
+                "(make sim starts one)"
+                % "..".join(str(p) for p in sorted({ports.SIM_PORTS[0], ports.SIM_PORTS[-1]})),
                 markup=False,
             )
             raise typer.Exit(1)
         for p in found:
-            console.print(ports.describe(p), markup=False)
+            console.print("%s  %s" % (ports.describe(p), _board_id(p.device, timeout)), markup=False)
         for url in sims:
-            console.print("%s  the simulator (make sim)" % url, markup=False)
+            console.print("%s  %s  the simulator (make sim)" % (url, _board_id(url, timeout)), markup=False)
+
+    def _board_id(target, timeout):
+        """'board ID' from the board's hello, or why there is none (busy, at the REPL prompt, ...)."""
+        try:
+            c = share.connect(target, timeout)
+        except (ports.PortError, LinkError) as e:
+            return "(no board id: %s)" % shown(str(e), 200)
+        try:
+            return "board %s" % shown(c.hello["board"])
+        finally:
+            c.close()
 
     @link_app.command("hello")
     def link_hello(

@@ -11,7 +11,9 @@ RASPBERRY_PI_VID = 0x2E8A  # Raspberry Pi's USB vendor id: every Pico running Mi
 BAUD = 115200  # ignored by USB CDC and by socket://, but pyserial wants one
 SHORTCUTS = {"a": "/dev/ttyACM", "u": "/dev/ttyUSB", "c": "COM"}  # mpremote's a0, u0, c3
 SIM_HOST = "127.0.0.1"
-SIM_PORTS = (7373,)  # the simulator's default link port (sim/hal.py LINK_PORT)
+# The simulator's default link port (sim/hal.py) and the next ones, where a second and third sim's
+# --link go: `crib ports` and `auto` look for simulators on all of them.
+SIM_PORTS = tuple(range(7373, 7373 + 100))
 
 
 class PortError(Exception):
@@ -41,7 +43,7 @@ def listening(port, host=SIM_HOST):
 
 
 def simulators():
-    """socket:// URLs of simulators running on this machine (their default link ports)."""
+    """socket:// URLs of simulators running on this machine (on SIM_PORTS)."""
     return ["socket://%s:%d" % (SIM_HOST, port) for port in SIM_PORTS if listening(port)]
 
 

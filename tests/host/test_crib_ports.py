@@ -5,11 +5,11 @@ import socket
 
 import pytest
 import serial.tools.list_ports
-from boards import LinkServer, played, write_journal
+from boards import LinkServer, Sim, played, write_journal
 from rich.console import Console
 from typer.testing import CliRunner
 
-from crib import commands, ports
+from crib import commands, ports, share
 from crib.cli import app
 
 runner = CliRunner()
@@ -37,7 +37,7 @@ def test_auto_finds_a_running_simulator_and_sync_uses_it(sim, no_usb, monkeypatc
     assert r.exit_code == 0, r.output
     assert "new events" in r.output
     r = runner.invoke(app, ["ports"])
-    assert r.exit_code == 0 and "%s  the simulator" % sim.url in r.output
+    assert r.exit_code == 0 and "%s  board 5ee0000000000001  the simulator" % sim.url in r.output
 
 
 def test_finding_it_does_not_connect(sim, monkeypatch):
@@ -74,3 +74,24 @@ def test_a_board_and_a_simulator_ask_which(sim, monkeypatch):
     monkeypatch.setattr(ports, "SIM_PORTS", (sim.port,))
     with pytest.raises(ports.PortError, match="2 boards found .*/dev/ttyACM0.*socket://"):
         ports.resolve("auto")
+
+
+def test_ports_lists_every_simulator_with_its_board_id(tmp_path, no_usb):
+    # Two simulators, two boards (each flash its own id), on two link ports: `crib ports` names both, and
+    # asks each its id without disturbing a crib that has it open (the hub answers for the board).
+    free = [p for p in ports.SIM_PORTS[1:] if not ports.listening(p)][:2]  # 7373 left to a user's make sim
+    with (
+        Sim(str(tmp_path / "a"), port=free[0], fresh=True) as a,
+        Sim(str(tmp_path / "b"), port=free[1], fresh=True) as b,
+    ):
+        watching = share.connect(a.url, 5.0)
+        watching.subscribe(state=True)
+        ids = [watching.hello["board"], share.connect(b.url, 5.0).hello["board"]]
+        r = runner.invoke(app, ["ports"])
+        assert watching.state()["next"] == watching.hello["next"]  # still connected, still answered
+        with pytest.raises(ports.PortError, match="boards found .*%s.*%s" % (a.url, b.url)):
+            ports.resolve("auto")  # more than one: auto asks which
+    assert r.exit_code == 0, r.output
+    assert ids[0] != ids[1]
+    for sim, board in zip((a, b), ids, strict=True):
+        assert "%s  board %s  the simulator" % (sim.url, board) in r.output, r.output
