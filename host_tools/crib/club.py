@@ -92,27 +92,26 @@ def _margin(result):
     return target - min(a, b)
 
 
-def standings(results, rule=ACC):
-    """A row a player in ACC order: game points, games won, spread, then head to head; ties share a place."""
+_COUNTS = ("games", "won", "lost", "skunks", "skunked", "points", "spread")
+
+
+def _row(player):
+    row = {"player": player}
+    row.update(dict.fromkeys(_COUNTS, 0))
+    return row
+
+
+def standings(results, rule=ACC, players=()):
+    """A row a player in ACC order: game points, games won, spread, then head to head; ties share a place.
+
+    `players` (the night's) who have no finished game yet are listed after the others, with no place."""
     rows = {}
     for r in results:
         pts = game_points(r, rule)
         margin = _margin(r)
         a_won = r["scores"][0] > r["scores"][1]
         for i, player in enumerate(r["players"]):
-            row = rows.setdefault(
-                player,
-                {
-                    "player": player,
-                    "games": 0,
-                    "won": 0,
-                    "lost": 0,
-                    "skunks": 0,
-                    "skunked": 0,
-                    "points": 0,
-                    "spread": 0,
-                },
-            )
+            row = rows.setdefault(player, _row(player))
             won = a_won == (i == 0)
             row["games"] += 1
             row["won" if won else "lost"] += 1
@@ -130,6 +129,9 @@ def standings(results, rule=ACC):
             j += 1
         out.extend(_head_to_head(order[i:j], results, rule, place=i + 1))
         i = j
+    for player in players:
+        if player not in rows:
+            out.append(dict(_row(player), place=None))
     return out
 
 
@@ -243,9 +245,11 @@ def assign(schedule, games):
         queue.setdefault(g["board"], []).append(g)
     results, problems = [], []
     for k, tables in enumerate(schedule, 1):
-        for board, a, b in tables:
+        for tab, (board, a, b) in enumerate(tables, 1):
             if not queue.get(board):
-                problems.append("round %d board %s: no finished game yet for %s v %s" % (k, board, a, b))
+                problems.append(
+                    "game %d table %d (board %s): no finished game yet for %s v %s" % (k, tab, board, a, b)
+                )
                 continue
             g = queue[board].pop(0)
             turned = int(list(g.get("names") or []) == [b, a])
@@ -258,6 +262,7 @@ def assign(schedule, games):
                     "scores": scores,
                     "target": g.get("target", 121),
                     "game": g.get("id"),
+                    "first_seq": g.get("first_seq"),
                     "turned": turned,
                 }
             )

@@ -1,17 +1,35 @@
 # `crib serve`: the room's live scoreboard in a browser (each board's pegs, the night's standings); read-only.
 import asyncio
+import gc
 import html
 import json
+import logging
 import os
+import time
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.responses import HTMLResponse, JSONResponse, StreamingResponse
+from starlette.datastructures import MutableHeaders
+from starlette.middleware import Middleware
+from starlette.responses import HTMLResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from crib import club, clubdb, db, replay
+from crib import club, clubdb, db, httpgate, replay
 
-PAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scoreboard.html")
+HERE = os.path.dirname(os.path.abspath(__file__))
+PAGE = os.path.join(HERE, "scoreboard.html")
+# The page's own files: nothing else is served from the folder.
+ASSETS = {"/scoreboard.js": "text/javascript", "/scoreboard.css": "text/css", "/scorecards.css": "text/css"}
+# The page runs only its own files: no inline script, no other site, never inside another site's frame.
+SECURITY_HEADERS = {
+    "content-security-policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
+    "referrer-policy": "no-referrer",
+}
+KEEPALIVE_S = 15.0  # a stream with no news says so this often, so a page knows the server is there
+log = logging.getLogger("crib.serve")
 
 
 class Room:
@@ -21,67 +39,118 @@ class Room:
         self.db_path = db_path
         self._boards = {}  # board -> (events held, its live state)
 
-    def snapshot(self):
-        con = db.connect(self.db_path, readonly=True)
+    def _open(self):
+        return db.connect(self.db_path, readonly=True)
+
+    def mark(self):
+        """A cheap fingerprint of everything the snapshot reads: equal marks, equal snapshots."""
+        con = self._open()
         try:
-            boards = [self._board(con, b) for b in db.boards(con)]
-            night = self._night(con)
+            mark = tuple(
+                con.execute(
+                    "SELECT (SELECT count(*) FROM boards), (SELECT count(*) FROM events), "
+                    "(SELECT max(received) FROM events), (SELECT count(*) FROM games), "
+                    "(SELECT sum(last_seq) FROM games), (SELECT sum(over) FROM games), "
+                    "(SELECT sum(deals) FROM games)"
+                ).fetchone()
+            )
+            night = None  # no club tables in this history yet (a reader never makes them)
+            if clubdb.registered(con):
+                night = tuple(
+                    con.execute(
+                        "SELECT (SELECT max(id) FROM club_nights), (SELECT count(*) FROM club_tables)"
+                    ).fetchone()
+                )
         finally:
             con.close()
-        seated = {}
-        if night:
-            for t in night["tables"]:
-                seated[t["board"]] = t
-        for b in boards:
-            b["table"] = seated.get(b["board"])
+        return mark + (night,)
+
+    def snapshot(self):
+        """The whole room: every board's live state and the night (tables, standings, notes, pots)."""
+        con = self._open()
+        try:
+            boards = [self._board(con, b) for b in db.boards(con)]
+            night = self._night(con, boards)
+        finally:
+            con.close()
         return {"boards": boards, "night": night}
 
     def _board(self, con, board):
         held = db.count_events(con, board)
         cached = self._boards.get(board)
         if cached is None or cached[0] != held:
-            _games, _orphans, m = replay.replay_board(board, list(db.events(con, board)))
-            cached = (held, _state(board, m))
+            played, _orphans, m = replay.replay_board(board, list(db.events(con, board)))
+            cached = (held, _state(board, m, played[-1].first_seq if played else None))
             self._boards[board] = cached
-        return cached[1]
+        return dict(cached[1], table=None)
 
-    def _night(self, con):
+    def _night(self, con, boards):
         n = clubdb.night(con)
         if n is None:
             return None
+        rounds = clubdb.schedule(con, n["id"])
+        players = _players(rounds)
         try:
             _n, found, problems = clubdb.results(con, n["id"])
+            rows = club.standings(found, n["scoring"], players=players)
         except club.ClubError as e:
-            return {"name": n["name"], "error": str(e), "standings": [], "tables": []}
-        rows = club.standings(found, n["scoring"])
-        played = {(r["round"], r["board"]) for r in found}
-        rounds = clubdb.schedule(con, n["id"])
-        # Each board's table now: the first round on it whose game is not finished yet.
-        tables = []
-        for board in {t[0] for tables in rounds for t in tables}:
-            for k, tbl in enumerate(rounds, 1):
-                match = [t for t in tbl if t[0] == board]
-                if match and (k, board) not in played:
-                    tables.append({"board": board, "round": k, "players": list(match[0][1:])})
-                    break
+            return {"name": n["name"], "id": n["id"], "error": str(e), "standings": [], "notes": []}
+        for b in boards:
+            b["table"] = _table_of(b, rounds, found)
         pots = club.side_pots(clubdb.pot_hands(con, n["id"]))
         return {
             "pots": [{k: p[k] for k in ("player", "points", "cards", "why", "round", "kind")} for p in pots],
             "name": n["name"],
             "id": n["id"],
             "games": n["games"],
+            "scoring": n["scoring"],
             "standings": rows,
             "notes": problems,
-            "tables": tables,
             "results": [dict(r, players=list(r["players"]), scores=list(r["scores"])) for r in found],
         }
 
 
-def _state(board, m):
+def _players(rounds):
+    """The night's players in the order the schedule first seats them."""
+    out = []
+    for tables in rounds:
+        for _board, a, b in tables:
+            for p in (a, b):
+                if p not in out:
+                    out.append(p)
+    return out
+
+
+def _table_of(b, rounds, found):
+    """The night's table a board's card shows, or None: the table whose result is the game on the board,
+    else (a game under way) the first table on the board with no result yet.
+
+    `players` are in the board's seat order (a game the board names the other way round is turned)."""
+    tab = next((k for tables in rounds for k, t in enumerate(tables, 1) if t[0] == b["board"]), None)
+    if tab is None:
+        return None
+    for r in found:
+        if r["board"] == b["board"] and r.get("first_seq") == b["first_seq"]:
+            seats = list(r["players"][::-1] if r["turned"] else r["players"])
+            scores = list(r["scores"][::-1] if r["turned"] else r["scores"])
+            return {"tab": tab, "round": r["round"], "players": seats, "result": scores}
+    if b.get("game_over"):
+        return {"tab": tab, "round": None, "players": [], "result": None}  # not (yet) a result of the night
+    played = {r["round"] for r in found if r["board"] == b["board"]}
+    for k, tables in enumerate(rounds, 1):
+        for board, p1, p2 in tables:
+            if board == b["board"] and k not in played:
+                seats = [p2, p1] if list(b["names"]) == [p2, p1] else [p1, p2]
+                return {"tab": tab, "round": k, "players": seats, "result": None}
+    return {"tab": tab, "round": None, "players": [], "result": None}
+
+
+def _state(board, m, first_seq=None):
     if m is None:
-        return {"board": board, "names": [], "front": [], "back": [], "target": 121}
+        return {"board": board, "names": [], "front": [], "back": [], "target": 121, "first_seq": None}
     return {
         "board": board,
+        "first_seq": first_seq,  # the game on the board now, as the history's games know it
         "names": list(m.names),
         "front": list(m.front),
         "back": list(m.back),
@@ -96,24 +165,105 @@ def _state(board, m):
     }
 
 
-def _scorecards_page(room):
-    snap = room.snapshot()
+class Hub:
+    """One snapshot of the room for every client: the history is looked at once a poll at most (a cheap
+    mark), and the snapshot made again only when the mark changed, however many pages ask."""
+
+    def __init__(self, room, poll):
+        self.room = room
+        self.poll = poll
+        self.version = 0
+        self.body = b""  # the snapshot as JSON, sent as it is to every client
+        self.event = b""  # the same as one server-sent event
+        self.snap = None
+        self.subscribers = 0
+        self._mark = None
+        self._checked = None
+        self._lock = asyncio.Lock()
+        self._changed = asyncio.Event()
+        self._ticker = None
+
+    async def current(self):
+        """The snapshot, made again first if the history changed since the last look (a poll ago or more)."""
+        if self._checked is None or time.monotonic() - self._checked >= self.poll:
+            async with self._lock:
+                if self._checked is None or time.monotonic() - self._checked >= self.poll:
+                    changed = await run_in_threadpool(self._refresh)
+                    self._checked = time.monotonic()
+                    if changed:
+                        self.version += 1
+                        self._changed.set()
+                        self._changed = asyncio.Event()
+        return self
+
+    def _refresh(self):
+        try:
+            mark = self.room.mark()
+            if mark == self._mark and self.snap is not None:
+                return False
+            snap = self.room.snapshot()
+        except Exception as e:  # the history went away or is locked: keep the last room, say why
+            log.warning("cannot read the history: %s", e)
+            mark = None
+            snap = dict(self.snap or {"boards": [], "night": None}, error="cannot read the history: %s" % e)
+            if snap == self.snap:
+                return False
+        text = json.dumps(snap)
+        self.snap, self._mark = snap, mark
+        self.body = text.encode()
+        self.event = ("data: %s\n\n" % text).encode()
+        return True
+
+    async def updates(self):
+        """The snapshot now, then each new one: one server-sent event each (a keep-alive comment between)."""
+        self.subscribers += 1
+        if self._ticker is None:
+            self._ticker = asyncio.ensure_future(self._tick())
+        try:
+            await self.current()
+            seen = self.version
+            yield self.event
+            while True:
+                changed = self._changed
+                try:
+                    await asyncio.wait_for(changed.wait(), KEEPALIVE_S)
+                except asyncio.TimeoutError:
+                    yield b": still here\n\n"
+                    continue
+                if self.version != seen:
+                    seen = self.version
+                    yield self.event
+        finally:
+            self.subscribers -= 1
+
+    async def _tick(self):
+        """While a page follows the stream: look at the history once a poll (one look for all of them)."""
+        try:
+            while self.subscribers > 0:
+                await self.current()
+                await asyncio.sleep(self.poll)
+        finally:
+            self._ticker = None
+        # A closed page leaves reference cycles (its cancelled task, the frames of its exception): with
+        # the last one gone, collect them now, so the memory goes back while the room is quiet.
+        gc.collect()
+
+
+def _scorecards_page(snap):
     night = snap["night"]
     if not night:
         return "<p>No club night yet: the director starts one with <code>crib club night</code>.</p>"
-    scoring = {}
-    con = db.connect(room.db_path, readonly=True)
-    try:
-        scoring = clubdb.night(con, night["id"])["scoring"]
-    finally:
-        con.close()
+    if night.get("error"):
+        return "<p>%s</p>" % html.escape(night["error"])
+    scoring = night["scoring"]
     results = [dict(r, players=tuple(r["players"])) for r in night["results"]]
     out = ["<h1>%s: scorecards</h1>" % html.escape(night["name"])]
     for row in night["standings"]:
         player = row["player"]
+        place = "place %d, " % row["place"] if row["place"] else ""
         out.append(
-            '<section class="card"><h2>%s <small>place %d, %d points, spread %+d</small></h2>'
-            % (html.escape(str(player)), row["place"], row["points"], row["spread"])
+            '<section class="card"><h2>%s <small>%s%d points, spread %+d</small></h2>'
+            % (html.escape(str(player)), place, row["points"], row["spread"])
         )
         out.append(
             "<table><tr><th>game</th><th>board</th><th>opponent</th><th>W/L</th><th>score</th>"
@@ -141,60 +291,107 @@ def _scorecards_page(room):
     return "\n".join(out)
 
 
+class Secured:
+    """ASGI middleware: every response carries the page's security headers."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def send_secured(message):
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for k, v in SECURITY_HEADERS.items():
+                    headers[k] = v
+            await send(message)
+
+        await self.app(scope, receive, send_secured)
+
+
 def build(db_path, poll=0.5):
-    """The Starlette app: the page, a JSON snapshot, server-sent updates and the printable scorecards."""
+    """The app: the page and its files, a JSON snapshot, server-sent updates and the printable scorecards."""
     room = Room(db_path)
+    hub = None  # made on the server's own event loop, at the first request
+
+    def the_hub():
+        nonlocal hub
+        if hub is None:
+            hub = Hub(room, poll)
+            app.state.hub = hub
+        return hub
+
+    def read(name):
+        with open(os.path.join(HERE, name), encoding="utf-8") as f:
+            return f.read()
+
+    files = {path: (read(path[1:]).encode(), kind) for path, kind in ASSETS.items()}
+    page_html = read("scoreboard.html")
 
     async def page(_request):
-        with open(PAGE, encoding="utf-8") as f:
-            return HTMLResponse(f.read())
+        return HTMLResponse(page_html)
+
+    async def asset(request):
+        body, kind = files[request.url.path]
+        return Response(body, media_type=kind)
 
     async def snapshot(_request):
-        return JSONResponse(await run_in_threadpool(room.snapshot))
+        h = await the_hub().current()
+        return Response(h.body, media_type="application/json")
 
-    async def stream(request):
-        async def updates():
-            last = None
-            while not await request.is_disconnected():
-                text = json.dumps(await run_in_threadpool(room.snapshot))
-                if text != last:
-                    last = text
-                    yield "data: %s\n\n" % text
-                await asyncio.sleep(poll)
-
+    async def stream(_request):
         return StreamingResponse(
-            updates(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
+            the_hub().updates(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
         )
 
     async def scorecards(_request):
-        body = await run_in_threadpool(_scorecards_page, room)
-        return HTMLResponse(SCORECARD_HEAD + body + "</body></html>")
+        h = await the_hub().current()
+        return HTMLResponse(SCORECARD_HEAD + _scorecards_page(h.snap) + "</body></html>")
 
-    return Starlette(
+    app = Starlette(
         routes=[
             Route("/", page),
             Route("/api/room", snapshot),
             Route("/api/stream", stream),
             Route("/scorecards", scorecards),
         ]
+        + [Route(path, asset) for path in ASSETS],
+        middleware=[Middleware(Secured)],
     )
+    app.state.room = room
+    app.state.hub = None
+    return app
 
 
 SCORECARD_HEAD = """<!doctype html><html><head><meta charset="utf-8"><title>Scorecards</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<style>
-body { font-family: system-ui, sans-serif; margin: 1em; }
-table { border-collapse: collapse; width: 100%; margin-bottom: 1em; }
-th, td { border: 1px solid #888; padding: 0.2em 0.5em; text-align: right; }
-th:nth-child(3), td:nth-child(3) { text-align: left; }
-h2 small { font-weight: normal; color: #555; }
-@media print { .card { page-break-after: always; } body { margin: 0; } }
-</style></head><body>
+<link rel="stylesheet" href="/scorecards.css">
+</head><body>
 """
 
 
-def serve(db_path, host="127.0.0.1", port=8121, poll=0.5):
-    """Run the scoreboard until Ctrl-C (uvicorn, one process: a room of boards is a small load)."""
+def config(db_path, host="127.0.0.1", port=8121, poll=0.5, gate=None):
+    """The uvicorn set-up of the scoreboard: its connections kept to a gate, its log kept short."""
     import uvicorn
 
-    uvicorn.run(build(db_path, poll), host=host, port=port, log_level="warning")
+    gate = gate or httpgate.Gate()
+    return uvicorn.Config(
+        build(db_path, poll),
+        host=host,
+        port=port,
+        http=gate.protocol(),
+        loop="asyncio",
+        log_config=httpgate.log_config(),
+        log_level="warning",
+        timeout_keep_alive=5,
+        backlog=httpgate.BACKLOG,
+    )
+
+
+def serve(db_path, host="127.0.0.1", port=8121, poll=0.5):
+    """Run the scoreboard until Ctrl-C (uvicorn, one process: one snapshot serves the whole room)."""
+    import uvicorn
+
+    uvicorn.Server(config(db_path, host, port, poll)).run()

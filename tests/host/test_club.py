@@ -149,6 +149,6 @@ def test_assign_takes_each_boards_games_in_order_for_its_tables():
         (2, ("A", "C"), (121, 60), 7, 0),
     ]
     assert problems == [
-        "round 2 board b2: no finished game yet for B v D",
+        "game 2 table 2 (board b2): no finished game yet for B v D",
         "board b3 game 9 fits no table of the night",
     ]

@@ -11,6 +11,7 @@ from boards import ROOT, Sim, free_port
 from keyscript import KeyedMatch
 
 from crib import clubdb, db
+from crib.serve import Room
 
 CHROMIUM = os.environ.get("CRIB_CHROMIUM", "/usr/bin/chromium")
 CRIB = [sys.executable, "-c", "from crib.cli import main; main()"]
@@ -65,11 +66,10 @@ def _sync(data, path):
 def _server(path):
     import uvicorn
 
-    from crib.serve import build
+    from crib.serve import config
 
     port = free_port()
-    config = uvicorn.Config(build(path, poll=0.2), host="127.0.0.1", port=port, log_level="warning")
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(config(path, port=port, poll=0.2))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     return server, thread, "http://127.0.0.1:%d" % port
@@ -112,7 +112,11 @@ def test_the_page_moves_a_peg_and_updates_the_standings_as_the_board_plays(tmp_p
                 arg=[("[data-board='%s'] circle.peg.front[data-side='0']" % board), before],
                 timeout=20000,
             )
-            page.locator("#standings-table").wait_for(timeout=20000)
+            page.wait_for_function(
+                "() => { const r = document.querySelector("
+                "'#standings-table tr[data-player] td:nth-child(3)'); return r && r.textContent !== '0'; }",
+                timeout=20000,
+            )
             after = int(front.get_attribute("data-hole"))
             fronts = m.m.results[0][4]
             assert after == fronts[0] and float(front.get_attribute("cx")) > x_before
@@ -126,6 +130,73 @@ def test_the_page_moves_a_peg_and_updates_the_standings_as_the_board_plays(tmp_p
             page.goto(url + "/scorecards")
             assert "%s-%s" % (max(fronts), min(fronts)) in page.inner_text("body")
             page.screenshot(path=str(shots / "scorecards.png"), full_page=True)
+            browser.close()
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def test_a_board_card_shows_the_game_the_standings_count_and_the_night_s_notes(tmp_path):
+    """A club night of three on one board (a bye each round): game 1 played, game 2 not begun. The card
+    is the night's table 1 with game 1's players and score, the very game the standings count; the
+    player with the bye is in the standings with no place; the tables still to play are noted."""
+    sync_playwright = _browser_or_fail()
+    m = KeyedMatch(22, games=2, comments=True)
+    m.play()
+    first_game = next(i for i, line in enumerate(m.lines) if "# next game" in line)
+    data, path = str(tmp_path / "board"), str(tmp_path / "room.sqlite3")
+    _play(data, m.lines[:first_game], fresh=True, script_path=tmp_path / "a.script")
+    board = _sync(data, path)
+    con = db.connect(path)
+    night = clubdb.open_night(con, "Tuesday", ["Ann", "Bob", "Cy"], [board], games=3, now=0)
+    rounds = clubdb.schedule(con, night)
+    con.close()
+    fronts = list(m.m.results[0][4])
+    _board, a, b = rounds[0][0]  # game 1's table: Ann has the bye
+    winner = (a, b)[0 if fronts[0] > fronts[1] else 1]
+
+    # The data both views are drawn from: the card's game is the game the standings count.
+    room = Room(path).snapshot()
+    card = room["boards"][0]["table"]
+    result = room["night"]["results"][0]
+    assert card == {"tab": 1, "round": 1, "players": [a, b], "result": fronts}
+    assert (result["round"], result["players"], result["scores"]) == (1, [a, b], fronts)
+
+    server, thread, url = _server(path)
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = browser.new_page(viewport={"width": 1100, "height": 760})
+            refused = []  # what the page's security policy blocked, as the browser reports it
+            page.on(
+                "console", lambda msg: refused.append(msg.text) if "Security Policy" in msg.text else None
+            )
+            page.goto(url)
+            page.locator("#standings-table tr[data-player='Ann']").wait_for(timeout=20000)
+            seats = ["%s (P%d)%s" % (p, s + 1, " wins" if p == winner else "") for s, p in enumerate((a, b))]
+            assert page.inner_text("[data-board='%s']" % board).splitlines() == [
+                "table 1",
+                "game 1: %s v %s" % (a, b),
+                "board " + board[-6:],
+                seats[0],
+                str(fronts[0]),
+                seats[1],
+                str(fronts[1]),
+            ]
+            rows = page.locator("#standings-table tr[data-player]")
+            assert rows.first.get_attribute("data-player") == winner
+            assert rows.first.locator("td").nth(5).inner_text() == "+%d" % (121 - min(fronts))
+            ann = page.locator("#standings-table tr[data-player='Ann'] td")
+            assert [ann.nth(k).inner_text() for k in (0, 2, 4)] == ["-", "0", "0"]
+            notes = page.inner_text("#notes")
+            assert notes.splitlines() == [
+                "game %d table 1 (board %s): no finished game yet for %s v %s" % (k, board, t[1], t[2])
+                for k, t in ((2, rounds[1][0]), (3, rounds[2][0]))
+            ]
+            assert refused == []
+            page.screenshot(path=str(shots / "night.png"), full_page=True)
             browser.close()
     finally:
         server.should_exit = True

@@ -1,0 +1,324 @@
+# `crib serve` holding a room, on 127.0.0.1 only: one snapshot for every page (made once per change), a
+# slow-header attack under a 256-file limit that leaves a normal request answered, a log a flood cannot
+# fill, and the page's security headers. Every loop is bounded in count and every socket in time.
+import json
+import logging
+import random
+import re
+import resource
+import socket
+import subprocess
+import sys
+import threading
+
+from boards import ROOT, free_port
+from matchgen import MatchPlayer
+
+from crib import club, clubdb, db, httpgate, replay, serve
+
+HOST = "127.0.0.1"
+WAIT_S = 30  # the most any one socket waits for the server
+
+
+def _room(path, boards=2, games=3, seed=3):
+    """A club night on `boards` boards, each one match of `games` games played and synced."""
+    con = db.connect(path)
+    ids = ["%016x" % (0xC1AB000 + i) for i in range(boards)]
+    players = ["P%d" % i for i in range(1, 2 * boards + 1)]
+    clubdb.open_night(con, "Tuesday", players, ids, games=games, now=0)
+    rounds = club.rotation(players, games)
+    rng = random.Random(seed)
+    for i, board in enumerate(ids):
+        db.note_board(con, {"board": board})
+        p = MatchPlayer(rng, rounds[0][i], games=games)
+        p.play(max_games=games)
+        db.add_events(con, board, [{"seq": k + 1, "event": e} for k, e in enumerate(p.events)])
+        replay.rebuild(con, board)
+    con.close()
+    return ids
+
+
+def _play_more(path, board):
+    """The board plays and syncs one more game (a change every page must see)."""
+    con = db.connect(path)
+    p = MatchPlayer(random.Random(9), ("P1", "P2"), games=1)
+    p.play(max_games=1)
+    start = db.next_seq(con, board)
+    db.add_events(con, board, [{"seq": start + k, "event": e} for k, e in enumerate(p.events)])
+    replay.rebuild(con, board)
+    con.close()
+
+
+def _stop(server, thread, streams=()):
+    for s, r in streams:
+        r.close()
+        s.close()
+    server.should_exit = True
+    thread.join(10)
+
+
+def _thread_server(app):
+    import uvicorn
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host=HOST, port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if server.started:
+            break
+        thread.join(0.05)
+    assert server.started
+    return server, thread, port
+
+
+def _get(port, path):
+    """One GET on a new connection: (status, headers dict, body)."""
+    with socket.create_connection((HOST, port), timeout=WAIT_S) as s:
+        s.sendall(("GET %s HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n" % path).encode())
+        raw = b""
+        while True:
+            part = s.recv(65536)
+            if not part:
+                break
+            raw += part
+    head, _, body = raw.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict((k.lower(), v.strip()) for k, v in (line.split(":", 1) for line in lines[1:]))
+    return int(lines[0].split()[1]), headers, body
+
+
+def _open_stream(port):
+    s = socket.create_connection((HOST, port), timeout=WAIT_S)
+    s.sendall(b"GET /api/stream HTTP/1.1\r\nHost: t\r\nAccept: text/event-stream\r\n\r\n")
+    return s, s.makefile("rb")
+
+
+def _next_room(reader, lines=10000):
+    """The next room a stream sends (its `data:` line decoded), reading at most `lines` lines."""
+    for _ in range(lines):
+        line = reader.readline()
+        assert line, "the stream ended"
+        if line.startswith(b"data: "):
+            return json.loads(line[6:])
+    raise AssertionError("no room in %d lines" % lines)
+
+
+def test_the_room_is_made_once_per_change_however_many_pages_follow_it(tmp_path, monkeypatch):
+    path = str(tmp_path / "room.sqlite3")
+    boards = _room(path)
+    made = []
+    real = serve.Room.snapshot
+
+    def counted(self):
+        made.append(1)
+        return real(self)
+
+    monkeypatch.setattr(serve.Room, "snapshot", counted)
+    server, thread, port = _thread_server(serve.build(path, poll=0.05))
+    streams = []
+    try:
+        streams = [_open_stream(port) for _ in range(30)]
+        first = [_next_room(r) for _s, r in streams]
+        assert all(len(room["boards"]) == 2 for room in first)
+        for _ in range(30):
+            status, _h, body = _get(port, "/api/room")
+            assert status == 200 and json.loads(body) == first[0]
+        # Many polls later the history has not changed: the room was made once, for everyone.
+        threading.Event().wait(0.5)
+        assert _get(port, "/api/room")[0] == 200
+        assert len(made) == 1
+
+        # A board syncs a new game: every page gets the new room, made once more.
+        _play_more(path, boards[0])
+        second = [_next_room(r) for _s, r in streams]
+        assert all(room == second[0] != first[0] for room in second)
+        assert json.loads(_get(port, "/api/room")[2]) == second[0]
+        assert len(made) == 2
+    finally:
+        _stop(server, thread, streams)
+
+
+SERVER = """
+import sys
+from crib import serve
+if len(sys.argv) > 3:  # a deadline of its own for a request's head
+    import uvicorn
+    from crib import httpgate
+    gate = httpgate.Gate(head_s=float(sys.argv[3]))
+    uvicorn.Server(serve.config(sys.argv[1], port=int(sys.argv[2]), gate=gate)).run()
+else:  # as `crib serve` runs it
+    serve.serve(sys.argv[1], port=int(sys.argv[2]))
+"""
+
+
+def _text(log):
+    log.flush()
+    with open(log.name, encoding="utf-8", errors="replace") as f:
+        return f.read()
+
+
+def _limited_server(path, port, log, head_s=None, files=256):
+    def limit():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
+
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SERVER, path, str(port)] + ([str(head_s)] if head_s else []),
+        cwd=ROOT,
+        stdout=log,
+        stderr=log,
+        preexec_fn=limit,
+    )
+    for _ in range(300):
+        assert proc.poll() is None, _text(log)[-3000:]
+        try:
+            socket.create_connection((HOST, port), timeout=1).close()
+            return proc
+        except OSError:
+            threading.Event().wait(0.1)
+    proc.kill()
+    raise AssertionError("the server did not start")
+
+
+def test_half_sent_requests_under_a_256_file_limit_leave_a_normal_request_answered(tmp_path):
+    path = str(tmp_path / "room.sqlite3")
+    _room(path)
+    port = free_port()
+    slow = []
+    with open(tmp_path / "serve.log", "w+b") as log:
+        proc = _limited_server(path, port, log)
+        try:
+            for _ in range(250):  # half a request each, never finished
+                s = socket.create_connection((HOST, port), timeout=WAIT_S)
+                s.sendall(b"GET /api/room HTTP/1.1\r\nHost: slow\r\n")
+                slow.append(s)
+            for _ in range(3):
+                status, _h, body = _get(port, "/api/room")
+                assert status == 200 and len(json.loads(body)["boards"]) == 2
+            # The server closed the oldest half-sent sockets to make room; it did not run out of files.
+            closed = 0
+            for s in slow[:50]:
+                s.settimeout(WAIT_S)
+                try:
+                    closed += s.recv(1) == b""
+                except ConnectionResetError:
+                    closed += 1
+            assert closed == 50
+        finally:
+            for s in slow:
+                s.close()
+            proc.kill()
+            proc.wait(10)
+        text = _text(log)
+    assert "Too many open files" not in text
+    assert len(text.splitlines()) < 50, text[-3000:]
+
+
+def test_a_request_head_not_finished_in_time_is_closed(tmp_path):
+    path = str(tmp_path / "room.sqlite3")
+    _room(path, boards=1, games=1)
+    port = free_port()
+    with open(tmp_path / "serve.log", "w+b") as log:
+        proc = _limited_server(path, port, log, head_s=0.5)
+        try:
+            s = socket.create_connection((HOST, port), timeout=WAIT_S)
+            s.sendall(b"GET / HTTP/1.1\r\n")
+            try:
+                assert s.recv(1) == b""  # closed by the server, before any answer
+            except ConnectionResetError:
+                pass
+            s.close()
+            assert _get(port, "/")[0] == 200  # and the server goes on
+        finally:
+            proc.kill()
+            proc.wait(10)
+
+
+def test_a_flood_of_one_log_line_is_held_to_a_few_and_counted():
+    quiet = httpgate.Quiet(burst=5, window=60.0, clock=lambda: now[0])
+    now = [0.0]
+    out = []
+    handler = logging.Handler()
+    handler.emit = lambda record: out.append(record.getMessage())
+    handler.addFilter(quiet)
+    logger = logging.getLogger("test.flood")
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        for _ in range(100000):
+            logger.error("socket.accept() out of system resource")
+        logger.error("another line")
+        assert len(out) == 6
+        assert "held back for 60 s" in out[4] and out[5] == "another line"
+        now[0] = 61.0
+        logger.error("socket.accept() out of system resource")
+        assert out[-1] == "(99995 more like this were held back) socket.accept() out of system resource"
+    finally:
+        logger.removeHandler(handler)
+
+
+def test_every_answer_carries_the_security_headers_and_the_page_has_no_inline_script(tmp_path):
+    path = str(tmp_path / "room.sqlite3")
+    _room(path, boards=1, games=1)
+    server, thread, port = _thread_server(serve.build(path))
+    try:
+        for url in ("/", "/api/room", "/scorecards", "/scoreboard.js", "/nothing-here"):
+            _status, headers, body = _get(port, url)
+            assert headers.get("x-content-type-options") == "nosniff", url
+            csp = headers.get("content-security-policy", "")
+            assert "frame-ancestors 'none'" in csp and "default-src 'none'" in csp, url
+            assert "script-src 'self'" in csp and "unsafe-inline" not in csp, url
+        page = _get(port, "/")[2].decode()
+        assert re.findall(r"<script[^>]*>", page) == ['<script src="/scoreboard.js" defer>']
+        assert not re.search(r"<style|\son\w+=|javascript:", page)
+        assert "<style" not in _get(port, "/scorecards")[2].decode()
+    finally:
+        _stop(server, thread)
+
+
+def test_past_its_cap_the_server_turns_newcomers_away_and_keeps_its_pages(tmp_path):
+    import uvicorn
+
+    path = str(tmp_path / "room.sqlite3")
+    boards = _room(path, boards=1, games=1)
+    gate = httpgate.Gate(cap=6, head_s=600)
+    port = free_port()
+    server = uvicorn.Server(serve.config(path, port=port, poll=0.05, gate=gate))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    streams = []
+    try:
+        for _ in range(200):
+            if server.started:
+                break
+            thread.join(0.05)
+        streams = [_open_stream(port) for _ in range(5)]
+        first = [_next_room(r) for _s, r in streams]
+        # Three more with room for one: two are turned away, the five pages stay.
+        extra = [socket.create_connection((HOST, port), timeout=WAIT_S) for _ in range(3)]
+        for s in extra:
+            s.sendall(b"GET /api/room HTTP/1.1\r\nHost: t\r\n\r\n")
+        answered = 0
+        for s in extra:
+            try:
+                answered += s.recv(12).startswith(b"HTTP/1.1 200")
+            except ConnectionResetError:
+                pass
+            s.close()
+        assert answered == 1 and gate.refused + gate.dropped == 2
+        _play_more(path, boards[0])
+        assert all(_next_room(r) != first[0] for _s, r in streams)
+    finally:
+        _stop(server, thread, streams)
+
+
+def test_before_the_first_room_arrives_the_page_says_it_is_loading(tmp_path):
+    path = str(tmp_path / "room.sqlite3")
+    _room(path, boards=1, games=1)
+    server, thread, port = _thread_server(serve.build(path))
+    try:
+        page = _get(port, "/")[2].decode()
+    finally:
+        _stop(server, thread)
+    assert re.search(r'<div id="standings"[^>]*>loading…</div>', page)
+    assert "no club night" not in page
