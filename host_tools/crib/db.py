@@ -186,7 +186,7 @@ def trouble(e, path=None):
         if "locked" in text or "busy" in text:
             return "%s is locked by another program (waited 5 s): try again when it is done" % where
         if "full" in text:
-            return "the disk holding %s is full: nothing was changed; free some space, then again" % where
+            return "the disk holding %s is full: what was being stored is not kept; free some space" % where
         if "malformed" in text or "corrupt" in text:
             return (
                 "%s is damaged (%s): nothing was changed; `sqlite3 %s .recover` may save it, or sync the "
