@@ -76,7 +76,10 @@ def _follow(client, con, say, until, clock):
         if dirty and clock() - last >= QUIET_S:
             games, _orphans, _m = rebuild(con, board)
             dirty = False
-            say("%d games replayed, %d events held" % (len(games), db.count_events(con, board)))
+            n = len(games)
+            say(
+                "%d game%s replayed, %d events held" % (n, "" if n == 1 else "s", db.count_events(con, board))
+            )
             if can_ack and held > acked:
                 acked = _ack(client, held, acked, say)
     if dirty:

@@ -274,7 +274,7 @@ class Hub:
             if not self.clients and (self.served or time.monotonic() - listening_since > FIRST_CLIENT_S):
                 return
             socks = [c.sock for c in self.clients]
-            r, w, _ = select.select(
+            r, _w, _ = select.select(
                 [self.listener, board_fd] + socks, [c.sock for c in self.clients if c.out], [], 1.0
             )
             if board_fd in r:
@@ -282,10 +282,11 @@ class Hub:
             if self.listener in r:
                 self._accept()
             for c in list(self.clients):
-                if c.sock in w and c.alive:
-                    self._flush(c)
                 if c.sock in r and c.alive:
                     self._read_client(c)
+            for c in list(self.clients):  # what the board and the hub said this turn, a send a crib
+                if c.out and c.alive:
+                    self._flush(c)
 
     def _read_board(self, sock):
         try:
@@ -350,8 +351,6 @@ class Hub:
         if len(c.out) > CLIENT_BEHIND:
             self.log("a crib that does not read dropped")
             self._gone(c)
-            return
-        self._flush(c)
 
     def _flush(self, c):
         try:
