@@ -64,18 +64,22 @@ def test_a_board_file_with_its_cache_boots_without_the_validator():
 
 
 def test_an_edited_board_file_is_checked_and_refused_naming_the_field():
-    from start import _load_board
+    import start
 
     def two_leds_the_same(raw):
         raw["leds"]["track"][0][5] = raw["leds"]["track"][0][4]
 
     folder = _board_folder(two_leds_the_same)
     hal = ShowsErrors()
+    console = []
+    start.print = lambda *args: console.append(" ".join(args))  # the console line, kept for the asserts
     try:
-        assert _load_board(folder + "/board.json", False, hal) is None
+        assert start._load_board(folder + "/board.json", False, hal) is None
         assert len(hal.shown) == 1 and "leds.track[0][5]" in hal.shown[0][0], hal.shown
+        assert console == ["board file refused: " + hal.shown[0][0]], console
         assert "board.boardfile" not in sys.modules  # dropped after the check all the same
     finally:
+        del start.print
         remove_tree(folder)
 
 
