@@ -34,9 +34,14 @@ $(SIM_STAMP): requirements-sim.txt
 	$(BIN)/python -m pip install -q -r requirements-sim.txt
 	touch $@
 
+# setuptools says at every editable install of packages mapped from other folders (package-dir) that a
+# folder of the same name could shadow them: information, not a problem (crib and cribbage live under
+# host_tools/ and firmware/), and a clean install prints only what failed.
+EDITABLE := PYTHONWARNINGS="ignore:Editable installation"
+
 $(TOOLS_STAMP): $(SIM_STAMP) requirements.txt pyproject.toml
 	$(BIN)/python -m pip install -q -r requirements.txt
-	$(BIN)/python -m pip install -q --no-deps -e .
+	$(EDITABLE) $(BIN)/python -m pip install -q --no-deps -e .
 	touch $@
 
 $(STAMP): $(TOOLS_STAMP) requirements-dev.txt requirements-stubs.txt
