@@ -412,8 +412,10 @@ class Hub:
     def _ask(self, c, rid, req):
         hid = self.next_id
         self.next_id += 1
-        self.waiting[hid] = (c, rid, req.get("op"))
         req["id"] = hid
+        if c is not None and len(_dump(req)) > MAX_REQUEST:  # as the hub writes it (escapes, its id)
+            return self._answer(c, rid, "too-long", "request over %d bytes" % MAX_REQUEST)
+        self.waiting[hid] = (c, rid, req.get("op"))
         if req.get("op") == "records":
             if self.stream is not None:
                 self.queued.append((hid, req))
@@ -447,9 +449,10 @@ class Hub:
     def _reply(self, obj):
         hid = obj["id"]
         entry = self.waiting.pop(hid, None) if _count(hid) else None
-        if entry is None and hid is None and self.waiting:
-            hid = next(iter(self.waiting))  # a line the board could not read: the oldest request's
-            entry = self.waiting.pop(hid)
+        if entry is None and hid is None:
+            # A line the board could not read: the oldest request's (a records stream's reply has its id).
+            hid = next((h for h in self.waiting if h != self.stream), None)
+            entry = self.waiting.pop(hid) if hid is not None else None
         if entry is None:
             return  # a reply to a crib that went
         c, rid, op = entry

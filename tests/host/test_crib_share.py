@@ -18,6 +18,7 @@ from simmatch import flash_with_match
 
 from crib import db, share
 from crib.client import LinkError
+from crib.sync import sync
 
 CRIB = os.path.join(os.path.dirname(sys.executable), "crib")
 
@@ -195,3 +196,31 @@ def test_a_hub_says_why_it_cannot_open_the_board(tmp_path):
     r = crib("watch", "--port", url)
     said = r.communicate(timeout=60)[0].decode()
     assert r.returncode == 2 and "nothing listening" in said and "Traceback" not in said, said
+
+
+def test_two_syncs_at_once_each_store_the_whole_history(tmp_path):
+    # The board streams one `records` request at a time (a second one ends the first): the hub asks for
+    # the second crib's stream once the first one's reply is in, and each stream's lines go to its crib.
+    with journal_server(tmp_path, games=6) as server:
+        reports, errors = {}, []
+
+        def one(name):
+            try:
+                con = db.connect(str(tmp_path / ("%s.sqlite3" % name)))
+                c = share.connect(server.url, 30.0)
+                reports[name] = sync(c, con)
+                c.close()
+                con.close()
+            except Exception as e:  # the failure is the test's answer
+                errors.append(e)
+
+        threads = [threading.Thread(target=one, args=(n,)) for n in ("a", "b")]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert errors == []
+    want = list(range(1, server.next_seq))
+    for name in ("a", "b"):
+        assert reports[name].added == len(want)
+        assert [seq for seq, _ in stored(str(tmp_path / ("%s.sqlite3" % name)))] == want
