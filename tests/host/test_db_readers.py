@@ -1,12 +1,13 @@
 # Read commands write nothing: a read-only PostgreSQL role reads the room, and a missing, emptied or
 # mistyped SQLite history is an error naming it, never a new empty history served as live.
+import json
 import os
 import sqlite3
 
 import pytest
 from rich.console import Console
-from starlette.testclient import TestClient
 from test_crib_untrusted import BOARD, clean, history
+from test_serve_room import _get, _stop, _thread_server
 from typer.testing import CliRunner
 
 from crib import clubcli, clubdb, commands, db
@@ -65,13 +66,16 @@ def test_a_read_only_role_reads_every_view_and_the_room(reader):
         assert r.exit_code == 0, (args, r.output)
     r = clean(runner.invoke(app, ["club", "standings", "--db", url]))
     assert "Tue: standings" in r.said and "Ann" in r.said
-    with TestClient(build(url)) as page:
-        got = page.get("/api/room")
-        assert got.status_code == 200, got.text
-        room = got.json()
+    server, thread, port = _thread_server(build(url))  # the page as a phone gets it, over HTTP
+    try:
+        status, _headers, body = _get(port, "/api/room")
+        assert status == 200, body
+        room = json.loads(body)
         assert room["night"]["name"] == "Tue" and [b["board"] for b in room["boards"]] == [BOARD]
-        assert room["boards"][0]["front"] == [0, 2]
-        assert page.get("/scorecards").status_code == 200
+        assert room["boards"][0]["front"] == [0, 2] and "error" not in room
+        assert _get(port, "/scorecards")[0] == 200
+    finally:
+        _stop(server, thread)
     # and a writer with that role is told so in one line, nothing written
     r = clean(
         runner.invoke(
