@@ -136,7 +136,11 @@ def plan(local, device):
 
 
 def mpremote(port, *args, capture=False):
+    """Run mpremote on the board: its exit status; capture=True: its output (a failure ends the deploy);
+    capture=None: the finished process, output kept, for the caller to judge."""
     cmd = [os.path.join(build.BIN, "mpremote"), "connect", port] + list(args)
+    if capture is None:
+        return subprocess.run(cmd, capture_output=True, text=True)
     if capture:
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode:
@@ -424,12 +428,21 @@ def main(argv):
             [d for d in _parents(dirs)],
         )
         args = ["exec", mk]
+        # --force: the plan above already compared the hashes, so mpremote need not hash each file on the
+        # board again (a stat of a file not there yet, which some mpremote versions print as a traceback);
+        # --no-verbose and the output kept: the plan's lines are the console's, not one echo a file.
         for p in copy:
-            args += ["+", "fs", "cp", files[p], ":" + p]
+            args += ["+", "fs", "cp", "--force", "--no-verbose", files[p], ":" + p]
         for p in delete:
-            args += ["+", "fs", "rm", ":" + p]
-        if mpremote(o["port"], *args):
-            raise SystemExit("mpremote failed while copying: run make deploy again (it resumes)")
+            args += ["+", "fs", "rm", "--no-verbose", ":" + p]
+        print("copying ...", flush=True)
+        copied = mpremote(o["port"], *args, capture=None)
+        if copied.returncode:
+            said = (copied.stderr.strip() or copied.stdout.strip()).splitlines()
+            raise SystemExit(
+                "mpremote failed while copying (%s): run make deploy again (it resumes)"
+                % (said[-1] if said else "exit %d" % copied.returncode)
+            )
     if code == "rom":
         local[ROMFS] = image_hash
     if driver is not None and code == "ram":

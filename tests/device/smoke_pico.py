@@ -50,8 +50,15 @@ def deployed():
     os.makedirs(WORK, exist_ok=True)
     if os.environ.get("DEVICE_IMAGE"):  # while working on these tests: an image deployed earlier
         return os.environ["DEVICE_IMAGE"]
-    with open(os.path.join(WORK, "deploy.log"), "w") as log:
-        return emupico.deploy(WORK, log=log)
+    path = os.path.join(WORK, "deploy.log")
+    with open(path, "w") as log:
+        image = emupico.deploy(WORK, log=log)
+    with open(path) as f:
+        said = f.read().splitlines()
+    # The console of a clean deploy: the plan, one line a file, and the result; no mpremote echo or traceback.
+    assert said[0].startswith("deploy for ") and said[-1].startswith("deployed: "), said
+    assert all(x.startswith(("  copy   ", "  delete ", "copying ")) for x in said[1:-1]), said
+    return image
 
 
 @pytest.fixture(scope="module")

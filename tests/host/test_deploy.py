@@ -217,6 +217,8 @@ def test_deploy_copies_the_driver_and_never_uses_mip(monkeypatch, tmp_path):
 
     def fake(port, *args, capture=False):
         calls.append(args)
+        if capture is None:
+            return subprocess.CompletedProcess(args, 0, "", "")
         if not capture:
             return 0
         script = args[1]
@@ -370,3 +372,63 @@ def test_deploy_compiles_with_O3_and_lines_keeps_the_line_numbers(tmp_path, monk
     assert _traceback_line(tmp_path / "lines", monkeypatch, "--lines").endswith(
         "line %d, in parse_card" % where
     )
+
+
+def test_the_copy_step_asks_mpremote_for_no_hash_and_no_echo_and_prints_only_the_plan(
+    monkeypatch, tmp_path, capsys
+):
+    # `make deploy` filled the console with mpremote's `cp` echo a file and, from its hash check of each
+    # destination, a stat of files not on the board yet (printed as OSError ENOENT tracebacks by some
+    # mpremote versions). The plan has compared the hashes already: the copy is forced and quiet.
+    seen = {}
+
+    def fake(port, *args, capture=False):
+        if capture is None:
+            seen["copy"] = args
+            out = "".join("cp %s\n" % a for a in args if a.startswith(":"))  # what mpremote would echo
+            return subprocess.CompletedProcess(args, 0, out, "Traceback (most recent call last):\n")
+        if not capture:
+            return 0
+        if "_mpy" in args[1]:
+            return "4\n"
+        if "rom_ioctl" in args[1]:
+            return json.dumps({"size": 0, "hash": None, "frozen": False}) + "\n"
+        return json.dumps({"board/old.mpy": "x"}) + "\n"
+
+    monkeypatch.setattr(deploy, "find_board", lambda port: "/dev/ttyACM0")
+    monkeypatch.setattr(deploy, "mpremote", fake)
+    assert deploy.main(["--manifest", str(tmp_path / "m.json"), "--no-reset"]) == 0
+    chain = " ".join(seen["copy"]).split(" + ")
+    cps = [c for c in chain if c.startswith("fs cp")]
+    rms = [c for c in chain if c.startswith("fs rm")]
+    assert cps and all(c.startswith("fs cp --force --no-verbose ") for c in cps), cps
+    assert rms == ["fs rm --no-verbose :board/old.mpy"], rms
+    out = capsys.readouterr()
+    lines = out.out.splitlines()
+    assert lines[0].startswith("deploy for armv6m, modules on littlefs") and lines[-1].startswith(
+        "deployed: "
+    )
+    assert all(x.startswith(("  copy   ", "  delete ", "copying ")) for x in lines[1:-1]), lines
+    assert "Traceback" not in out.out + out.err and "cp " not in out.out
+
+
+def test_a_failed_copy_says_what_mpremote_said_and_how_to_resume(monkeypatch, tmp_path):
+    def fake(port, *args, capture=False):
+        if capture is None:
+            return subprocess.CompletedProcess(
+                args, 1, "", "mpremote: Error with transport:\nOSError: [Errno 28] ENOSPC\n"
+            )
+        if "_mpy" in args[1]:
+            return "4\n"
+        if "rom_ioctl" in args[1]:
+            return json.dumps({"size": 0, "hash": None, "frozen": False}) + "\n"
+        return "{}\n"
+
+    monkeypatch.setattr(deploy, "find_board", lambda port: "/dev/ttyACM0")
+    monkeypatch.setattr(deploy, "mpremote", fake)
+    with pytest.raises(SystemExit) as e:
+        deploy.main(["--manifest", str(tmp_path / "m.json"), "--no-reset"])
+    assert str(e.value) == (
+        "mpremote failed while copying (OSError: [Errno 28] ENOSPC): run make deploy again (it resumes)"
+    )
+    assert not (tmp_path / "m.json").exists()  # nothing recorded as sent
