@@ -199,7 +199,8 @@ def trouble(e, path=None):
         return "%s: %s" % (where, text)
     psycopg = sys.modules.get("psycopg")
     if psycopg is not None and isinstance(e, psycopg.Error):
-        return "%s: %s" % (where, dbconn.scrub(e, path or ""))
+        # The server's first line says it; the rest quotes the statement ("LINE 2: CREATE ...").
+        return "%s: %s" % (where, (dbconn.scrub(e, path or "").splitlines() or [""])[0])
     return None
 
 
