@@ -71,3 +71,40 @@ def test_a_simulator_no_laptop_met_stamps_its_games_by_the_hosts_clock(tmp_path)
     stamped = [e for e in evs if "at" in e]
     assert stamped and stamped[0] is evs[0] and evs[0]["t"] == "setup", evs[:3]
     assert before <= evs[0]["at"] <= after  # the match's set-up, stamped as it began
+
+
+def test_a_match_started_while_only_crib_watch_was_connected_is_dated_by_watchs_hello(monkeypatch):
+    # A Pico knows no time; `crib watch` says hello with the time as it connects (through the board's
+    # hub where there is one), so a match the players start while only watch is open is stamped then,
+    # and the sync that comes later (its own hello) dates it by that stamp, not by the sync.
+    import io
+
+    from rich.console import Console
+    from scenario import Scenario
+    from test_crib_name import BoardPort
+
+    from crib.watch import watch
+
+    s = Scenario()
+    try:
+        s.app.start_link()
+        monkeypatch.setattr(share.ports, "open_port", lambda spec, timeout=2.0: BoardPort(s, "\0", None))
+        told, ticks = int(time.time()), s.hal.ticks_ms()
+        watch(share.connect("bridge", 2.0), Console(file=io.StringIO()), seconds=0.5)
+        s.wait(65000)  # a minute on, the players start a new match on the board
+        s.hold("MENU", "UNDO")
+        s.wait(1000)
+        s.release("MENU", "UNDO")
+        s.wait(60)
+        s.keys("OK")
+        since = (
+            s.hal.ticks_diff(s.hal.ticks_ms(), ticks) // 1000 + 2
+        )  # board seconds since the hello, at most
+        con = db.connect(":memory:")
+        sync(share.connect("bridge", 2.0), con)
+        board = db.boards(con)[0]
+        setups = [ev for _, ev in db.events(con, board) if ev["t"] == "setup"]
+        assert "at" not in setups[0] and len(setups) == 2  # the boot's match, before any hello
+        assert told + 60 <= setups[1]["at"] <= told + since, (setups[1], since)
+    finally:
+        s.close()
