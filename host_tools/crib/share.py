@@ -43,6 +43,7 @@ MAX_REQUEST = 1024  # the board's longest request line (docs/protocol.md)
 MAX_ID = 32
 CLIENT_BEHIND = 32 << 20  # a crib this far behind in reading is dropped (a whole journal is a few MB)
 FIRST_CLIENT_S = 10.0  # a hub that no crib reaches this long after it listens goes
+LOG_MAX = 256 << 10  # a hub's log is started afresh past this
 START_S = 15.0  # how long a crib waits for a hub to start (a Python start-up on a busy laptop)
 
 try:
@@ -199,7 +200,11 @@ def _held(lock_path):
 def _start_hub(target, timeout, log_path, deadline):
     """Start the hub of `target` and wait until it listens (or another crib's hub won the lock).
     PortError with the hub's words when it cannot open the board."""
-    with open(log_path, "ab") as log:
+    try:
+        grown = os.path.getsize(log_path) > LOG_MAX
+    except OSError:
+        grown = False
+    with open(log_path, "wb" if grown else "ab") as log:  # a few lines a hub: kept, but not for ever
         proc = subprocess.Popen(
             [sys.executable, "-m", "crib.share", target, str(timeout)],
             stdin=subprocess.DEVNULL,
