@@ -101,6 +101,17 @@ def _row(player):
     return row
 
 
+def players_of(rounds):
+    """The night's players in the order its schedule first seats them (rounds of [(board, a, b)])."""
+    out = []
+    for tables in rounds:
+        for _board, a, b in tables:
+            for p in (a, b):
+                if p not in out:
+                    out.append(p)
+    return out
+
+
 def standings(results, rule=ACC, players=()):
     """A row a player in ACC order: game points, games won, spread, then head to head; ties share a place.
 
@@ -187,10 +198,13 @@ def scorecard(player, results, rule=ACC):
 def season(nights, drop_worst=0):
     """Season table from each night's standings: points and spread summed, a player's worst nights dropped.
 
-    A night is worse by fewer game points, then by less spread. Players keep at least one night."""
+    A night is worse by fewer game points, then by less spread. Players keep at least one night; a night a
+    player finished no game in is not counted as theirs."""
     seen = {}
     for night in nights:
         for row in night:
+            if not row["games"]:  # on the night's list, but finished no game: not one of their nights
+                continue
             seen.setdefault(row["player"], []).append((row["points"], row["spread"], row["won"]))
     out = []
     for player, per_night in seen.items():

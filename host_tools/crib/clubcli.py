@@ -48,7 +48,7 @@ def _problems(problems):
 
 def _in_night(con, n, player):
     """Fail, naming the night's close names, when `player` plays no game of night `n`."""
-    seated = {p for tables in clubdb.schedule(con, n["id"]) for _board, a, b in tables for p in (a, b)}
+    seated = set(club.players_of(clubdb.schedule(con, n["id"])))
     if player in seated:
         return
     by_case = {p.casefold(): p for p in seated}
@@ -105,7 +105,8 @@ def register(app):
         as_json: bool = typer.Option(False, "--json", help="rows as JSON"),
         db_path: str = typer.Option(None, "--db", help=DB_HELP),
     ):
-        """Standings in ACC order: game points, games won, spread, head to head."""
+        """Standings in ACC order: game points, games won, spread, head to head; then the players with no
+        finished game yet, with no place (-)."""
         n, rows, problems = _run(clubdb.standings, _con(db_path), night)
         if as_json:
             print(json.dumps({"night": n["id"], "name": n["name"], "standings": rows, "notes": problems}))
@@ -124,7 +125,7 @@ def register(app):
         )
         for r in rows:
             t.add_row(
-                str(r["place"]),
+                "-" if r["place"] is None else str(r["place"]),
                 escape(str(r["player"])),
                 str(r["games"]),
                 str(r["won"]),

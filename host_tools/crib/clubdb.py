@@ -170,7 +170,13 @@ def pot_hands(con, night_id=None):
 def standings(con, night_id=None):
     """(night, standings rows, problems) of a night, by its own scoring."""
     n, found, problems = results(con, night_id)
-    return n, club.standings(found, n["scoring"]), problems
+    return n, standings_rows(n, schedule(con, n["id"]), found), problems
+
+
+def standings_rows(n, rounds, found):
+    """The night's standings as every view shows them (`crib club standings`, `crib serve`): every player
+    the schedule seats, those with no finished game yet listed last with no place."""
+    return club.standings(found, n["scoring"], players=club.players_of(rounds))
 
 
 def season(con, drop_worst=0):

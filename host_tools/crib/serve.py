@@ -89,10 +89,9 @@ class Room:
         if n is None:
             return None
         rounds = clubdb.schedule(con, n["id"])
-        players = _players(rounds)
         try:
             _n, found, problems = clubdb.results(con, n["id"])
-            rows = club.standings(found, n["scoring"], players=players)
+            rows = clubdb.standings_rows(n, rounds, found)
         except club.ClubError as e:
             return {"name": n["name"], "id": n["id"], "error": str(e), "standings": [], "notes": []}
         for b in boards:
@@ -108,17 +107,6 @@ class Room:
             "notes": problems,
             "results": [dict(r, players=list(r["players"]), scores=list(r["scores"])) for r in found],
         }
-
-
-def _players(rounds):
-    """The night's players in the order the schedule first seats them."""
-    out = []
-    for tables in rounds:
-        for _board, a, b in tables:
-            for p in (a, b):
-                if p not in out:
-                    out.append(p)
-    return out
 
 
 def _table_of(b, rounds, found):
