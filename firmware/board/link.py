@@ -337,10 +337,11 @@ class Link:
         # The journal's record lines as stored, streamed chunk by chunk (more()), then the reply: no
         # event decoded or encoded here, the laptop checks each line's CRC and parses it.
         start = _field(req, "from", "int", 0)
-        if start < 0:
-            raise LinkError("range", "'from' must be >= 0")
+        to = _field(req, "to", "int", 0)
+        if start < 0 or to < 0:
+            raise LinkError("range", "'from' and 'to' must be >= 0")
         self._end_stream(True)  # one stream at a time: a new request ends the last, its reply first
-        g = records(self.journal, req["id"], max(start, _first_seq(self.journal)))
+        g = records(self.journal, req["id"], max(start, _first_seq(self.journal)), to)
         next(g)  # opened, at its first yield: a new request can end it from now on
         self.stream = g
         return None
@@ -561,13 +562,14 @@ class _Cursor:
         return out
 
 
-def records(journal, id, start):
+def records(journal, id, start, to=0):
     """A records request answered (op records): the journal file read from the record nearest `start`
-    to the size it had at the request, in chunks of whole lines cut out of one buffer (each yielded as
-    a view of it, written out before the next is asked for), the records before `start` skipped, then
-    the reply. A file written anew meanwhile (a new match, a compaction), a line longer than the
-    buffer or send(True) (a new request) ends it early: the reply says where. A generator, not a
-    class: nothing of it is on the heap at boot, where the sim's 100 KB match has none to spare."""
+    to the size it had at the request (or to the record before seq `to`), in chunks of whole lines cut
+    out of one buffer (each yielded as a view of it, written out before the next is asked for), the
+    records before `start` skipped, then the reply. A file written anew meanwhile (a new match, a
+    compaction), a line longer than the buffer or send(True) (a new request) ends it early: the reply
+    says where. A generator, not a class: nothing of it is on the heap at boot, where the sim's
+    100 KB match has none to spare."""
     first = journal.first_seq
     end = journal.next_seq
     changes = getattr(journal, "changes", 0)
@@ -577,8 +579,8 @@ def records(journal, id, start):
     count = 0
     last = start - 1  # the last seq sent
     with open(journal.path, "rb") as f:
-        if journal.seek(f, start) < 0:
-            size = 0  # no header this firmware reads: nothing to send
+        if journal.seek(f, start) < 0 or (to and to <= start):
+            size = 0  # no header this firmware reads, or nothing asked for: nothing to send
         pos = f.tell()
         stop = yield None  # primed by the link: from here a new request can end it
         while not stop and pos < size and getattr(journal, "changes", 0) == changes and journal.size >= size:
@@ -598,9 +600,19 @@ def records(journal, id, start):
             if at >= cut:
                 continue
             start = 0
-            count += buf.count(b"\n", at, cut)
             k = max(buf.rfind(b"\n", at, cut - 1) + 1, at)  # the last line's start
             n = _int(buf, k, buf.find(b" ", k, cut))
+            if to and n >= to:  # the chunk reaches `to`: it ends before the first record at or past it
+                k = at
+                while k < cut and _int(buf, k, buf.find(b" ", k, cut)) < to:
+                    k = buf.find(b"\n", k, cut) + 1
+                cut = k
+                size = 0  # the last chunk
+                if cut <= at:
+                    break
+                k = max(buf.rfind(b"\n", at, cut - 1) + 1, at)
+                n = _int(buf, k, buf.find(b" ", k, cut))
+            count += buf.count(b"\n", at, cut)
             if n > last:
                 last = n
             stop = yield mv[at:cut]

@@ -56,6 +56,22 @@ def test_records_from_a_seq_in_the_middle_start_exactly_there():
     assert ask_error(link, {"id": 4, "op": "records", "from": True}) == "type"
 
 
+def test_records_to_a_seq_stop_before_it_and_say_where():
+    link, j, m = make(200)
+    for start, to in ((1, 2), (1, 100), (40, 41), (77, 150), (150, 201), (1, 500)):
+        chunks, reply = drain(link, {"id": 1, "op": "records", "from": start, "to": to})
+        lines = b"".join(chunks).split(b"\n")[:-1]
+        upto = min(to, 201)
+        assert [int(x.split(b" ")[0]) for x in lines] == list(range(start, upto)), (start, to)
+        assert b"".join(chunks) == b"".join(stored(j)[start - 1 : upto - 1])  # as stored, whole lines
+        assert reply["records"] == upto - start and reply["next"] == upto
+        assert reply["more"] is (upto < 201)
+    chunks, reply = drain(link, {"id": 2, "op": "records", "from": 50, "to": 50})
+    assert chunks == [] and reply["records"] == 0 and reply["next"] == 50 and reply["more"] is True
+    assert ask_error(link, {"id": 3, "op": "records", "from": 1, "to": -1}) == "range"
+    assert ask_error(link, {"id": 4, "op": "records", "from": 1, "to": "9"}) == "type"
+
+
 def ask_error(link, req):
     out = link.handle(json.dumps(req))
     assert len(out) == 1 and link.more() is None
