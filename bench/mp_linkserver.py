@@ -1,13 +1,16 @@
 # A board without keys or LEDs: a journal replayed into the core and served on the link's TCP socket.
-# micropython bench/mp_linkserver.py JOURNAL PORT [SECONDS]: prints "ready PORT" once listening.
+# micropython bench/mp_linkserver.py JOURNAL PORT [SECONDS [FIRMWARE]]: prints "ready PORT" once listening.
 # The sync bench and the CLI tests use it to measure and exercise the link on the real interpreter
-# when the whole simulator is not needed.
+# when the whole simulator is not needed. FIRMWARE: another tree's firmware folder (a bench's before).
 import select
 import socket
 import sys
 import time
 
-sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/firmware" if "/" in __file__ else "../firmware")
+if len(sys.argv) > 4:
+    sys.path.insert(0, sys.argv[4])
+else:
+    sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/firmware" if "/" in __file__ else "../firmware")
 
 from board.journal import Journal  # noqa: E402
 from board.link import Link  # noqa: E402
@@ -61,24 +64,27 @@ def serve(path, port, seconds):
             buf[: len(data)] = data
             return len(data)
 
-        while not gone:
-            if not poll.poll(200):
-                if time.time() >= end:
-                    break
-                continue
-            while True:
-                line = lines.read_line(readinto)  # as the HALs do: one line read at a time
-                if line is None:
-                    break
-                for out in link.handle(line):
+        try:
+            while not gone:
+                if not poll.poll(200):
+                    if time.time() >= end:
+                        break
+                    continue
+                while True:
+                    line = lines.read_line(readinto)  # as the HALs do: one line read at a time
+                    if line is None:
+                        break
+                    for out in link.handle(line):
+                        client.write(out)
+                for out in link.pushes():
                     client.write(out)
-            for out in link.pushes():
-                client.write(out)
-            while True:  # a records stream, chunk by chunk (the socket blocks: each is sent whole)
-                out = link.more()
-                if out is None:
-                    break
-                client.write(out)
+                while True:  # a records stream, chunk by chunk (the socket blocks: each is sent whole)
+                    out = link.more()
+                    if out is None:
+                        break
+                    client.write(out)
+        except OSError:
+            pass  # the host went mid-write (a cable pulled): wait for the next one
         client.close()
     srv.close()
     j.close()

@@ -211,20 +211,38 @@ class LinkClient:
                 return
             start = page["next"]
 
-    def iter_records(self, start, stop, batch=512):
+    def iter_records(self, start, stop, batch=64, to=None):
         """The board's records from seq `start` in one `records` stream (docs/protocol.md): yields
         pages as iter_pages does ({"events", "next", "end", "first", "more"}), one every `batch`
         records and the last with the board's reply; Refused (code `op`) from a board without it.
 
         Each line is checked as the board's journal stored it (its CRC over the payload and seq,
         seqs rising, the payload one JSON object); records at or past `stop` (hello's next) are left
-        for the next sync. The board's reply must count the records sent: a line lost on the way
-        (REPL text written into it) stops the sync after what came before it was stored."""
+        for the next sync. `to`: the board is asked to stop before that seq (a board that does not
+        know `to` sends on to its end: those records are read and left out). The board's reply must
+        count the records sent: a line lost on the way (REPL text written into it) stops the sync.
+        What came whole and checked before a failure (the link cut, a line that does not check out)
+        is yielded as a last page before the LinkError: every record stored as soon as it is known."""
         rid = self._next_id
         self._next_id += 1
-        self._send({"id": rid, "op": "records", "from": start})
+        req = {"id": rid, "op": "records", "from": start}
+        keep = stop
+        if to is not None:
+            req["to"] = to
+            keep = min(stop, to)
+        self._send(req)
         self.prompt = False
         got = []
+        try:
+            yield from self._records(rid, start, stop, keep, batch, got)
+        except LinkError:
+            if got:  # the checked records before the failure: stored, then the error
+                yield {"events": got, "next": got[-1]["seq"] + 1, "end": keep, "first": start, "more": True}
+            raise
+
+    def _records(self, rid, start, stop, keep, batch, got):
+        """iter_records' reading: pages of `got` (the caller's list, so a failure can hand on what
+        was in it) as they fill, then the last page from the reply; the records below `keep` kept."""
         last = start - 1
         count = 0
         deadline = self._clock() + self.timeout
@@ -247,11 +265,12 @@ class LinkClient:
                     )
                 last = seq
                 deadline = self._clock() + self.timeout  # a record is progress; noise is not
-                if seq < stop:
+                if seq < keep:
                     got.append({"seq": seq, "event": event})
                 if len(got) >= batch:
-                    yield {"events": got, "next": seq + 1, "end": stop, "first": start, "more": True}
-                    got = []
+                    page = {"events": list(got), "next": seq + 1, "end": keep, "first": start, "more": True}
+                    del got[:]
+                    yield page
                 continue
             obj = self._object(line)
             if obj is None:
@@ -275,7 +294,10 @@ class LinkClient:
                     "the board's records reply says next %d after seq %d (from %d, end %d): stopped"
                     % (nxt, last, start, end)
                 )
-            yield {"events": got, "next": nxt, "end": end, "first": first, "more": bool(obj.get("more"))}
+            more = bool(obj.get("more"))
+            page = {"events": list(got), "next": nxt, "end": end, "first": first, "more": more}
+            del got[:]
+            yield page
             return
 
     def _object(self, line):

@@ -249,11 +249,15 @@ def register(app):
             try:
                 report = sync(c, con, progress=progress)
             except LinkError as e:
+                # what arrived is replayed now: the games are current whatever the next try brings
+                stored = getattr(e, "report", None)
+                if stored is not None:
+                    rebuild(con, board, stored.changed)
                 _fail("%s (what arrived is kept: run crib sync again to resume)" % e, 3)
             except KeyboardInterrupt:
                 _fail("interrupted (what arrived is kept: run crib sync again to resume)", 130)
         console.print(shown(str(report), 400))
-        games, orphans, _m = rebuild(con, board)
+        games, orphans, _m = rebuild(con, board, report.changed)  # the matches that changed only
         flagged = [g for g in games if g.flags]
         console.print("%s replayed with the core, %d flagged" % (plural(len(games), "game"), len(flagged)))
         if orphans:

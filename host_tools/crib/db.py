@@ -333,11 +333,13 @@ def next_seq(con, board):
     return 0 if row[0] is None else row[0] + 1
 
 
-def add_events(con, board, items, now=None, again=None):
+def add_events(con, board, items, now=None, again=None, new=None):
     """Store [{"seq", "event"}] for `board` in one transaction; returns how many were new.
 
-    An event served again with the same content adds nothing; with other content it is kept in
-    served_again beside the first one, and its seq is appended to `again` (a list) when given.
+    The seqs already stored are read in one query and compared: an event served again with the
+    same content adds nothing; with other content it is kept in served_again beside the first one,
+    and its seq is appended to `again` (a list) when given. The new ones go in one executemany, and
+    their seqs are appended to `new` (a list) when given.
     """
     now = time.time() if now is None else now
     rows = []
@@ -347,28 +349,49 @@ def add_events(con, board, items, now=None, again=None):
         kind = str(ev.get("t", "")) if isinstance(ev, dict) else ""
         rows.append((board, int(item["seq"]), kind, text, now))
     with con:
-        # One row at a time: the count of rows new to the database is the same on SQLite and PostgreSQL.
-        added = 0
+        had = _stored(con, board, rows)
+        fresh = []
+        other = []
         for row in rows:
-            new = con.execute(
+            text = had.get(row[1])
+            if text is None:
+                had[row[1]] = row[3]  # a seq twice in one page: the second is compared with the first
+                fresh.append(row)
+            elif text != row[3]:
+                other.append(row)
+        added = 0
+        if fresh:
+            added = con.executemany(
                 "INSERT INTO events(board, seq, t, event, received) VALUES (?,?,?,?,?) "
                 "ON CONFLICT DO NOTHING",
-                row,
+                fresh,
             ).rowcount
-            added += new
-            if not new:
-                had = con.execute("SELECT event FROM events WHERE board=? AND seq=?", row[:2]).fetchone()[0]
-                if had == row[3]:
-                    continue
-                kept = con.execute(
-                    "INSERT INTO served_again(board, seq, event, received) VALUES (?,?,?,?) "
-                    "ON CONFLICT DO NOTHING",
-                    (board, row[1], row[3], now),
-                ).rowcount
-                if kept and again is not None:
-                    again.append(row[1])
+            if added != len(fresh):  # another laptop stored some of them meanwhile: compared as above
+                had = _stored(con, board, fresh)
+                other += [row for row in fresh if had[row[1]] != row[3]]
+            if new is not None:
+                new.extend(row[1] for row in fresh)
+        for row in other:
+            kept = con.execute(
+                "INSERT INTO served_again(board, seq, event, received) VALUES (?,?,?,?) "
+                "ON CONFLICT DO NOTHING",
+                (board, row[1], row[3], now),
+            ).rowcount
+            if kept and again is not None:
+                again.append(row[1])
         con.execute("UPDATE boards SET last_sync=? WHERE board=?", (now, board))
     return added
+
+
+def _stored(con, board, rows):
+    """{seq: event text} of what the database holds for `board` over the seqs of `rows`: one query."""
+    if not rows:
+        return {}
+    seqs = [r[1] for r in rows]
+    cur = con.execute(
+        "SELECT seq, event FROM events WHERE board=? AND seq BETWEEN ? AND ?", (board, min(seqs), max(seqs))
+    )
+    return {r[0]: r[1] for r in cur}
 
 
 def served_again(con, board):
@@ -428,8 +451,9 @@ def count_events(con, board=None):
     return con.execute("SELECT count(*) FROM events WHERE board=?", (board,)).fetchone()[0]
 
 
-def store_games(con, board, games):
-    """Replace the derived games and scores of `board` by `games` (replay.Game); ids stay stable."""
+def store_games(con, board, games, since=0):
+    """Replace the derived games and scores of `board` from seq `since` on by `games` (replay.Game,
+    the replay of the matches from there); ids stay stable, the games before `since` stay."""
     with con:
         keep = []
         for g in games:
@@ -470,7 +494,45 @@ def store_games(con, board, games):
             )
         marks = ",".join("?" * len(keep)) or "NULL"
         # Games an undo took back (a 'game' event undone) vanish from the history too.
-        con.execute("DELETE FROM games WHERE board=? AND id NOT IN (%s)" % marks, [board] + keep)
+        con.execute(
+            "DELETE FROM games WHERE board=? AND first_seq>=? AND id NOT IN (%s)" % marks,
+            [board, since] + keep,
+        )
+
+
+def replay_from(con, board, since):
+    """The seq a replay of `board` starts at to take in every change from seq `since` on (None:
+    none) and every event no game holds yet: the set-up of the match it falls in (0: from the
+    first event); None when nothing is to be replayed."""
+    covered = con.execute("SELECT max(last_seq) FROM games WHERE board=?", (board,)).fetchone()[0]
+    newest = con.execute("SELECT max(seq) FROM events WHERE board=?", (board,)).fetchone()[0]
+    if covered is None or newest is None:
+        return 0 if newest is not None or since is not None else None
+    if newest > covered:  # events stored by a sync whose replay never ran
+        since = covered + 1 if since is None else min(since, covered + 1)
+    if since is None:
+        return None
+    row = con.execute(
+        "SELECT max(seq) FROM events WHERE board=? AND t='setup' AND seq<=?", (board, since)
+    ).fetchone()
+    return row[0] or 0
+
+
+def matches_before(con, board, seq):
+    """How many matches (set-up events) `board` has before `seq`."""
+    return con.execute(
+        "SELECT count(*) FROM events WHERE board=? AND t='setup' AND seq<?", (board, seq)
+    ).fetchone()[0]
+
+
+def orphans(con, board):
+    """Seqs of `board`'s events before its first match set-up (no match to replay them in)."""
+    first = con.execute("SELECT min(seq) FROM events WHERE board=? AND t='setup'", (board,)).fetchone()[0]
+    cur = con.execute(
+        "SELECT seq FROM events WHERE board=? AND seq<? ORDER BY seq",
+        (board, (1 << 62) if first is None else first),
+    )
+    return [r[0] for r in cur]
 
 
 def games(con, board=None):

@@ -257,12 +257,24 @@ def replay_board(board, events):
     return games, orphans, m
 
 
-def rebuild(con, board):
-    """Replay `board` from the database and rewrite its games; returns (games, orphan seqs, last Match)."""
-    games, orphans, m = replay_board(board, list(db.events(con, board)))
+def rebuild(con, board, since=0):
+    """Replay `board` from the database and rewrite its games; returns (games, orphan seqs, last Match).
+
+    `since`: the lowest seq stored or doubted since the last replay: only the matches from the one
+    it falls in are replayed and rewritten (a match is one fold of its events), with the games a
+    replay has not yet seen (an earlier sync cut off before its replay); the games before stay as
+    they are. None: nothing changed, nothing replayed (apart from games not yet replayed). The
+    games returned are those replayed; orphans are counted on the whole history either way."""
+    since = db.replay_from(con, board, since)
+    if since is None:
+        return [], db.orphans(con, board), None
+    match_no = db.matches_before(con, board, since)
+    games, orphans, m = replay_board(board, list(db.events(con, board, since)))
+    for g in games:
+        g.match_no += match_no
     flag_doubts(games, db.served_again(con, board), db.quarantined(con, board))
-    db.store_games(con, board, games)
-    return games, orphans, m
+    db.store_games(con, board, games, since)
+    return games, orphans if since == 0 else db.orphans(con, board), m
 
 
 def flag_doubts(games, again, quarantined):

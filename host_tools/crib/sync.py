@@ -25,6 +25,7 @@ class SyncReport:
         self.quarantined = 0  # set-aside lines newly stored
         self.quarantined_valid = 0  # of them, records whose checksum holds
         self.acked = None  # type: int | None  # the seq the board was told is stored (None: an older board)
+        self.changed = None  # type: int | None  # the lowest seq stored or served again by this sync
 
     def __str__(self):
         text = "board %s: %d new events (seq %d..%d), stored in %d batch%s" % (
@@ -56,17 +57,28 @@ class SyncReport:
 def sync(client, con, progress=None, page=64):
     """Fetch every event the database lacks from the board behind `client`; returns a SyncReport.
 
-    Each page is committed on its own: stop anywhere (cable, Ctrl-C, a board reset) and the next
-    sync asks from the highest seq stored. (board, seq) is the primary key, so a page fetched twice
-    adds nothing; the stored events the board still holds are read again and compared, and one
-    served with other content is kept beside the first (db.served_again). Then the board's set-aside
+    What arrives is stored as it arrives, a page (`page` records) a transaction: stop anywhere
+    (cable, Ctrl-C, a board reset) and the next sync asks from the highest seq stored, so each try
+    on a flaky link moves on. (board, seq) is the primary key, so a page fetched twice adds nothing.
+    Once the new events are in, the stored events the board still holds (up to OVERLAP of them) are
+    read again and compared, a page a query: one served with other content is kept beside the first
+    (db.served_again), and one missing (a line lost on the way) is stored. Then the board's set-aside
     files are stored as quarantined, and the board is told which seqs are stored (`ack`), so it may
-    drop them at its next new match.
+    drop them at its next new match. `report.changed` is the lowest seq whose game must be replayed;
+    a LinkError carries the report of what was stored before it as its `report`.
     """
     hello = client.hello or client.connect()
-    board = hello["board"]
     db.note_board(con, hello)
-    report = SyncReport(board)
+    report = SyncReport(hello["board"])
+    try:
+        return _sync(client, con, hello, report, progress, page)
+    except LinkError as e:
+        e.report = report  # pyright: ignore[reportAttributeAccessIssue]
+        raise
+
+
+def _sync(client, con, hello, report, progress, page):
+    board = report.board
     start = db.next_seq(con, board)
     report.start = max(start, hello.get("first", 0))
     report.end = hello["next"]
@@ -81,48 +93,67 @@ def sync(client, con, progress=None, page=64):
         )
     if start < first and db.count_events(con, board):
         report.missing = (start, first - 1)
-    read_from = max(first, start - OVERLAP) if start else start
+    read_from = max(first, start) if start else 0  # an empty history asks from 0: the board says from where
     if progress:
         progress(read_from, report.end)
     # Up to the end the board gave at hello: events played meanwhile wait for the next sync, and a
     # board inventing events or pages cannot make this one endless.
     last = None
     gone_before = first  # the board's first seq on the last page: events before it are gone
-    for reply in _pages(client, read_from, page, hello["next"]):
+    end = hello["next"]
+    for reply in _pages(client, read_from, page, end, to=end) if read_from < end else ():
         report.pages += 1
-        report.received += len(reply["events"])
-        report.added += db.add_events(con, board, reply["events"], again=report.again)
+        _store(con, board, reply["events"], report)
         report.end = reply["end"]
         last = reply["next"] - 1
         gone_before = reply.get("first", gone_before)
         if progress:
             progress(reply["next"], reply["end"])
     _check_complete(report, read_from if last is None else last + 1, hello["next"], gone_before)
+    again_from = max(first, start - OVERLAP)
+    if start and again_from < read_from:
+        for reply in _pages(client, again_from, page, hello["next"], to=read_from):
+            _store(con, board, reply["events"], report)
     acked = hello.get("acked")
     if isinstance(acked, int) and not isinstance(acked, bool):  # a board with ack and aside (issue 9)
         _fetch_aside(client, con, board, report)
-        if last is not None and acked < last < hello["next"]:
-            report.acked = client.request("ack", seq=last).get("acked")
+        top = hello["next"] - 1  # every seq to there is stored (_check_complete), by this try or the last
+        if acked < top and db.next_seq(con, board) > top:
+            report.acked = client.request("ack", seq=top).get("acked")
     return report
 
 
-def _pages(client, start, page, stop):
-    """The board's records as a stream (op `records`), or page by page (op `events`) from a board
-    that does not know the stream (it answers `op`): both yield the same pages. A stream the board
-    ended early (its journal was written anew meanwhile) is asked again from where it stopped."""
+def _store(con, board, items, report):
+    """One page into the database (db.add_events); notes what it changed in the report."""
+    report.received += len(items)
+    again = len(report.again)
+    new = []
+    report.added += db.add_events(con, board, items, again=report.again, new=new)
+    changed = new + report.again[again:]
+    if changed:
+        low = min(changed)
+        report.changed = low if report.changed is None else min(report.changed, low)
+
+
+def _pages(client, start, page, stop, to=None):
+    """The board's records as a stream (op `records`) up to `stop` (hello's next) or `to`, or page
+    by page (op `events`) from a board that does not know the stream (it answers `op`): both yield
+    the same pages, a page every `page` records. A stream the board ended early (its journal was
+    written anew meanwhile) is asked again from where it stopped."""
+    end = stop if to is None else min(stop, to)
     while True:
-        stream = client.iter_records(start, stop, batch=8 * page)  # committed every 8 pages' worth
+        stream = client.iter_records(start, stop, batch=page, to=to)
         try:
             reply = next(stream)
         except Refused as e:
             if e.code != "op":
                 raise
-            yield from client.iter_pages(start, page, stop=stop)
+            yield from client.iter_pages(start, page, stop=end)
             return
         yield reply
         for reply in stream:
             yield reply
-        if not reply["more"] or reply["next"] >= stop or reply["next"] <= start:
+        if not reply["more"] or reply["next"] >= end or reply["next"] <= start:
             return
         start = reply["next"]
 
@@ -171,7 +202,10 @@ def _fetch_aside(client, con, board, report):
             pos += len(chunk)
         lines = parse_aside(at, bytes(data))
         report.quarantined += db.add_quarantined(con, board, name, lines)
-        report.quarantined_valid += sum(1 for line in lines if line[3])
+        valid = [line[2] for line in lines if line[3]]
+        report.quarantined_valid += len(valid)
+        if valid:  # an intact record set aside flags its game: replayed
+            report.changed = min(valid + ([] if report.changed is None else [report.changed]))
 
 
 def parse_aside(at, data):

@@ -45,15 +45,11 @@ def test_sync_stores_every_event_once(history_db, older, monkeypatch):
     con = db.connect(history_db)  # SQLite and PostgreSQL alike
     seen = []
     rep = sync(client_for(link), con, progress=lambda done, end: seen.append((done, end)))
-    # The stream: one request, stored in one batch. Pages: 64 events asked for; the board cuts each
-    # at PAGE_BYTES of event lines (~27 pegs).
-    assert rep.added == 150 and rep.pages == len(seen) - 1 == (
-        6 if older else 1
-    )  # seen: the start, then each page
-    # "1 pages" after a streamed sync read oddly: the batches stored, worded as counted
-    assert str(rep).endswith(
-        "150 new events (seq 1..150), stored in %s" % ("6 batches" if older else "1 batch")
-    )
+    # The stream: one request, stored as it arrives, a batch every 64 records. Pages: 64 events
+    # asked for; the board cuts each at PAGE_BYTES of event lines (~27 pegs).
+    assert rep.added == 150 and rep.pages == len(seen) - 1 == (6 if older else 3)  # the start, then each page
+    batches = "6 batches" if older else "3 batches"
+    assert str(rep).endswith("150 new events (seq 1..150), stored in %s" % batches)
     rows = stored(con)
     assert [s for s, _ in rows] == list(range(1, 151))
     assert rows[0][1]["t"] == "setup" and rows[1][1] == {"t": "dealer", "p": 0}
