@@ -12,6 +12,7 @@ AT_PROMPT = (
     "the board is at the MicroPython prompt (>>>), not running its firmware (after `mpremote exec` "
     "or Ctrl-C it stays there): run `mpremote reset`, or unplug it and plug it in again"
 )
+WAIT_SAY = 1.0  # a sync waiting this long behind another crib's says so (on_wait)
 
 
 class LinkError(Exception):
@@ -45,6 +46,8 @@ class LinkClient:
         self.prompt = False  # a MicroPython REPL prompt or echo was seen since the last request
         self.received = 0  # bytes read from the board
         self.hello = None
+        self.on_wait = None  # on_wait(text): told once a records stream has waited long at the hub
+        self._queued_since = None
 
     def close(self):
         self.port.close()
@@ -280,6 +283,9 @@ class LinkClient:
                 continue
             if obj.get("id") != rid:
                 continue
+            if self._queued(obj):
+                deadline = self._clock() + self.timeout  # the board is there, busy with another crib's
+                continue
             if obj.get("ok") is not True:
                 raise Refused(_word(obj.get("code", "?")), _word(obj.get("error", "no reason given")))
             end, nxt, first = obj.get("end"), obj.get("next"), obj.get("first", start)
@@ -299,6 +305,23 @@ class LinkClient:
             del got[:]
             yield page
             return
+
+    def _queued(self, obj):
+        """True for a hub's word that this crib's records stream waits its turn behind another crib's
+        (`queued`: how many are before it, 0 once it is asked for; docs/protocol.md); on_wait hears
+        it once the wait is long."""
+        n = obj.get("queued")
+        if "ok" in obj or not _count(n):
+            return False
+        now = self._clock()
+        if not n:
+            self._queued_since = None
+        elif self._queued_since is None:
+            self._queued_since = now
+        elif now - self._queued_since >= WAIT_SAY and self.on_wait is not None:
+            self._queued_since = float("inf")  # said once a wait
+            self.on_wait("waiting for another crib's sync of this board to finish")
+        return True
 
     def _object(self, line):
         """The JSON object a line holds, or None (REPL or log text; the prompt noted)."""

@@ -53,6 +53,12 @@ def _client(port, timeout):
     return c
 
 
+def _told(client):
+    """`client`, saying on the console when its sync waits its turn behind another crib's."""
+    client.on_wait = console.print
+    return client
+
+
 def _db(path, readonly=True):
     try:
         return db.connect(path, readonly)
@@ -240,6 +246,7 @@ def register(app):
         )
         with Progress(*cols, console=err, transient=False) as bar:
             task = bar.add_task("sync", total=None)
+            c.on_wait = bar.console.print  # another crib's sync of this board goes first
 
             def progress(done, end, start=[None]):  # noqa: B006 (first call's seq, kept across calls)
                 if start[0] is None:
@@ -273,7 +280,7 @@ def register(app):
 
             console.print("following the board: Ctrl-C stops")
             try:
-                follow_board(c, con, say=console.print, reopen=lambda: share.connect(port, timeout))
+                follow_board(c, con, say=console.print, reopen=lambda: _told(share.connect(port, timeout)))
             except KeyboardInterrupt:
                 pass
             except LinkError as e:

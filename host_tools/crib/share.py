@@ -10,7 +10,10 @@ What the hub keeps apart and what it shares:
   to that crib alone; a board's reply without an id (a line it could not read) goes to the crib
   whose request waited longest;
 - a `records` stream: one at a time (a new one would end the last on the board); the stream's lines
-  go to the crib that asked, the next crib's stream is asked for once the last one's reply is in;
+  go to the crib that asked, the next crib's stream is asked for once the last one's reply is in. A
+  crib waiting its turn hears `{"id": ID, "queued": N}` (N streams before its own) at once and again
+  as the stream before it moves, so its timeout runs only while the board says nothing, and
+  `"queued": 0` when its own is asked for;
 - subscriptions: the board holds one, from the lowest seq any crib wants; each crib gets the event
   pushes from the seq it asked for on, each seq once, and state pushes only if it asked for them;
   proposal verdicts and other pushes go to every crib;
@@ -45,6 +48,7 @@ CLIENT_BEHIND = 32 << 20  # a crib this far behind in reading is dropped (a whol
 FIRST_CLIENT_S = 10.0  # a hub that no crib reaches this long after it listens goes
 LOG_MAX = 256 << 10  # a hub's log is started afresh past this
 START_S = 15.0  # how long a crib waits for a hub to start (a Python start-up on a busy laptop)
+QUEUED_S = 0.2  # a crib waiting its turn is told this often that the stream before it moves
 
 try:
     import fcntl
@@ -260,6 +264,7 @@ class Hub:
         self.next_id = 1
         self.stream = None  # hub id of the records request being answered
         self.queued = []  # records requests (hub id, request) waiting for the stream to end
+        self.told_queued = 0.0  # when the waiting cribs last heard that the stream before theirs moves
         self.board_sub = False
         self.pos = None  # the next seq the board pushes to the hub's subscription
         self.buf = b""
@@ -424,6 +429,7 @@ class Hub:
         if req.get("op") == "records":
             if self.stream is not None:
                 self.queued.append((hid, req))
+                self._send(c, _dump({"id": rid, "queued": len(self.queued)}))
                 return
             self.stream = hid
         self._write_board(_dump(req) + b"\n")
@@ -435,6 +441,8 @@ class Hub:
             c = self.waiting[self.stream][0]  # a record line of the stream
             if c is not None:
                 self._send(c, line)
+            if self.queued and time.monotonic() - self.told_queued >= QUEUED_S:
+                self._tell_queued()
             return
         obj = None
         if line[:1] == b"{":
@@ -478,9 +486,21 @@ class Hub:
                 qid, req = self.queued.pop(0)
                 self.stream = qid
                 self._write_board(_dump(req) + b"\n")
+                self._tell_queued(qid)
         if c is not None:
             obj["id"] = rid
             self._send(c, _dump(obj))
+
+    def _tell_queued(self, started=None):
+        """Tell each crib waiting for a records stream how many are before its own (0: the crib whose
+        stream `started`): the board is there and busy, so none of them gives up on it."""
+        self.told_queued = time.monotonic()
+        order = [hid for hid, _req in self.queued]
+        if started is not None:
+            order.insert(0, started)
+        for n, hid in enumerate(order, 0 if started is not None else 1):
+            c, rid, _op = self.waiting[hid]
+            self._send(c, _dump({"id": rid, "queued": n}))
 
     def _push(self, obj, line):
         kind = obj.get("push")

@@ -3,6 +3,7 @@
 # Pins down: with `crib watch` open, `crib name 2 Di` ended in a traceback (the board closed the
 # connection) and `crib sync` made watch say the board went away: the sim, like a USB port, has one host.
 import os
+import select
 import shutil
 import signal
 import socket
@@ -16,9 +17,12 @@ import pytest
 from boards import LinkServer, Sim, played, write_journal
 from simmatch import flash_with_match
 
+from board.journal import Journal
+from board.link import Link, pump
 from crib import db, share
 from crib.client import LinkError
 from crib.sync import sync
+from hal.lines import LineBuffer
 
 CRIB = os.path.join(os.path.dirname(sys.executable), "crib")
 
@@ -224,3 +228,132 @@ def test_two_syncs_at_once_each_store_the_whole_history(tmp_path):
     for name in ("a", "b"):
         assert reports[name].added == len(want)
         assert [seq for seq, _ in stored(str(tmp_path / ("%s.sqlite3" % name)))] == want
+
+
+class _Controller:
+    """The board's controller as the link's pump sees it: no proposals in these tests."""
+
+    def offer_link(self, *args):
+        pass
+
+    def withdraw_link(self, now):
+        pass
+
+
+class SlowBoard:
+    """The real link on a journal, served on a socket by the firmware's own pump (requests answered
+    every pass, a records stream a chunk a pass between them), a pass every `pass_s` s: a board that
+    takes seconds to stream a long history, as a Pico does. It streams nothing until `hellos` cribs
+    have said hello (so they are all on the hub before the first stream moves), and after
+    `quiet_after` chunks (a kilobyte each) it says nothing more: a board that stopped mid-stream."""
+
+    def __init__(self, journal_path, pass_s=0.15, hellos=1, quiet_after=None):
+        self.journal = Journal(journal_path, max_bytes=1 << 30)
+        self.journal.open()
+        self.next_seq = self.journal.next_seq
+        self.pass_s, self.hellos, self.quiet_after = pass_s, hellos, quiet_after
+        self.said = []  # the request lines the board read
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(1)
+        self.url = "socket://127.0.0.1:%d" % self.listener.getsockname()[1]
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        host, _ = self.listener.accept()
+        board = self
+        chunks, passes, last = [0], [0], [-1]
+
+        class Slow(Link):
+            def more(self):  # one chunk a pass
+                hellos = sum(b'"op":"hello"' in line for line in board.said)
+                if hellos < board.hellos or last[0] == passes[0]:
+                    return None
+                data = Link.more(self)
+                if data is not None:
+                    chunks[0] += 1
+                    last[0] = passes[0]
+                return None if data is None else bytes(data)
+
+        class Port:  # the HAL's link on the socket: read_line() and write()
+            lines = LineBuffer()
+
+            def readinto(self, buf):
+                if not select.select([host], [], [], 0)[0]:
+                    return 0
+                data = host.recv(len(buf))
+                if not data:
+                    board.stop.set()
+                buf[: len(data)] = data
+                return len(data)
+
+            def read_line(self):
+                line = self.lines.read_line(self.readinto)
+                if line is not None:
+                    board.said.append(bytes(line))
+                return line
+
+            def write(self, data):
+                host.sendall(data)
+
+        link = Slow(self.journal, None, board_id="5ee0000000000002", firmware="test", form="six")
+        port, controller, session = Port(), _Controller(), 0
+        while not self.stop.wait(self.pass_s):
+            if self.quiet_after is not None and chunks[0] >= self.quiet_after:
+                continue  # quiet for good: no request is read or answered
+            passes[0] += 1
+            session = pump(port, link, controller, session, 0)
+        host.close()
+
+    def close(self):
+        self.stop.set()
+        self.thread.join(10)
+        self.listener.close()
+        self.journal.close()
+
+
+def test_a_sync_waiting_for_another_cribs_is_told_so_and_not_timed_out(tmp_path):
+    # A full sync of a long history takes seconds on a Pico; a second `crib sync` meanwhile waits in the
+    # hub for its turn on the board, longer than its --timeout: the board is there, so it waits.
+    board = SlowBoard(write_journal(str(tmp_path / "journal.log"), played(3, seed=3)), hellos=2)
+    try:
+        dbs = [str(tmp_path / ("%s.sqlite3" % name)) for name in ("a", "b")]
+        first = crib("sync", "--port", board.url, "--db", dbs[0], "--timeout", "60")
+        until(lambda: any(b'"op":"records"' in line for line in board.said), "the first crib's stream")
+        second = crib("sync", "--port", board.url, "--db", dbs[1], "--timeout", "1")
+        said = [p.communicate(timeout=120)[0].decode() for p in (first, second)]
+    finally:
+        board.close()
+    want = list(range(1, board.next_seq))
+    for p, path, words in zip((first, second), dbs, said, strict=True):
+        assert "Traceback" not in words and "running its firmware" not in words, words
+        assert p.returncode == 0 and "%d new events" % len(want) in words, words
+        assert [seq for seq, _ in stored(path)] == want
+    assert "waiting for another crib's sync" not in said[0], said[0]
+    assert "waiting for another crib's sync of this board to finish" in said[1], said[1]
+
+
+def test_a_board_that_goes_quiet_mid_stream_still_times_out_the_crib_waiting_its_turn(tmp_path):
+    journal = write_journal(str(tmp_path / "journal.log"), played(3, seed=3))
+    board = SlowBoard(journal, hellos=2, quiet_after=5)
+    errors = []
+
+    def one(name):
+        try:
+            c = share.connect(board.url, 1.0)
+            sync(c, db.connect(str(tmp_path / ("%s.sqlite3" % name))))
+        except LinkError as e:
+            errors.append(str(e))
+
+    threads = [threading.Thread(target=one, args=(n,), daemon=True) for n in ("a", "b")]
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert not any(t.is_alive() for t in threads), "a crib still waits on a board that went quiet"
+    finally:
+        board.close()
+    assert len(errors) == 2 and all("no records or answer within 1.0 s" in e for e in errors), errors
