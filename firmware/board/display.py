@@ -209,6 +209,10 @@ def prompt(match, ctx):
     if ctx == "show":
         side, kind = match.next_show()
         who = match.names[side]
+        if len(deal.laid_cards(match)) == match.hand_size:
+            # The hand was laid whole in the play: one key counts it, even under the last count shown.
+            text = "%s hand OK=score" % who
+            return text if len(text) <= COLS else who[: COLS - 9] + text[len(who) + 5 :]
         text = "%s %s: cards" % (who, kind)
         return text if len(text) <= COLS else _fit(who[: COLS - 5] + " " + kind)
     if ph == "deal":
