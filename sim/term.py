@@ -243,11 +243,21 @@ class Term:
 
     def _draw_log(self):
         n = self._log_rows
-        lines = self._log[-n:]
         width = max(20, self.cols - 2)
+        lines = []
+        for text in self._log[-n:]:
+            # A line wider than the terminal goes on over the next rows, cut at a space and indented
+            # past the time (the start-up line is longer than the README's 139 columns).
+            while len(text) > width:
+                i = text.rfind(" ", width // 2, width + 1)
+                if i < 0:
+                    i = width
+                lines.append(text[:i])
+                text = " " * 10 + text[i:].lstrip()
+            lines.append(text)
+        lines = lines[-n:]
         for i in range(n):
-            text = lines[i] if i < len(lines) else ""
-            self.at(self._log_top + i, 1, _CSI + "2K" + text[:width])
+            self.at(self._log_top + i, 1, _CSI + "2K" + (lines[i] if i < len(lines) else ""))
 
     def status(self, text):
         if text != self._status:
