@@ -30,6 +30,9 @@ class Advising:
 
     def rank_cards(self, match, cards):
         """Rank the discards of the keyed cards; None, or the lines saying what is wrong."""
+        n = 6 if match.players == 2 and not match.five else 5  # dealt: six in the six-card games
+        if len(cards) != n:
+            return ("key the %d cards, not %d" % (n, len(cards)),)  # in the prompt's words
         try:
             self.advisor.advise(cards, match.form, self.side == match.dealer_side)
         except CribError as e:
@@ -64,7 +67,10 @@ class Advising:
                 return [who, role, "key the %d cards" % (6 if match.players == 2 and not match.five else 5)]
             return [who, role, " ".join(cards[:5]), " ".join(cards[5:])]
         sign = "+" if dealer else "-"
-        out = [match.names[self.side][:8] + " hand" + sign + "crib=net"]
+        name = match.names[self.side]
+        head = name + " hand" + sign + "crib=net"
+        # "Bob hand+crib": the net's "=" is on every figures row; a long name gives way, never the words
+        out = [head if len(head) <= display.COLS else name[:6] + head[len(name) : -4]]
         per = display.ROWS - match.sides - 3  # a page's rows under the head: one option each
         for i in range(self.advisor.count):
             thrown, kept, hand, crib, net = self.advisor.shown(i)

@@ -2,8 +2,6 @@
 # the proposals made from it (what waits for OK). Each takes the match (and the settings, and `skip`: how
 # far the players went by hand in a deal, see level()), never the controller; the controller decides
 # when, and acts on the answers.
-from cribbage.cards import format_card
-from cribbage.checks import _shown_twice
 
 
 def level(m, skip):
@@ -38,26 +36,6 @@ def laid_cards(m):
     who = m.next_shower()
     seats = m.play_seats
     return [c for seat, c in m.play.laid if seats[seat] == who]
-
-
-def not_shown(m, cards):
-    """Why the last of cards, keyed for the hand or crib counting next, cannot be in it, or None: one
-    card more than it holds, the starter, a card shown already, or a card another player laid."""
-    nxt = m.next_show()
-    if nxt is None:
-        return None
-    c = cards[-1]
-    size = 4 if nxt[1] == "crib" else m.hand_size
-    if len(cards) > size:
-        return "%d cards a %s: %s not taken" % (size, nxt[1], format_card(c))
-    why = _shown_twice(m, cards[-1:])
-    if why is None and m.play is not None:
-        who = m.next_shower() if nxt[1] == "hand" else -1
-        for seat, laid in m.play.laid:
-            p = m.play_seats[seat]
-            if laid == c and p != who:
-                why = "%s was laid by %s: not taken" % (format_card(c), m.names[m.side_of(p)])
-    return why
 
 
 def default_side(m, ctx):

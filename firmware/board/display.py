@@ -116,6 +116,8 @@ def rows(match, settings, shown):
     elif shown[_MESSAGE]:
         paged = shown[_MESSAGE]  # a count longer than the display, paged below
         k = shown[_PAGE]
+        if shown[_ADVISING] is not None and shown[_ADVISING].on:
+            hint = shown[_ADVISING].rows(match, shown[_ENTRY], shown[_CONTEXT])[1]  # the keying goes on
     elif shown[_ADVISING] is not None and shown[_ADVISING].rows(match, shown[_ENTRY], shown[_CONTEXT]):
         # discard advice (board/advising.py), or the hand it kept for this show
         body, h = shown[_ADVISING].rows(match, shown[_ENTRY], shown[_CONTEXT])
@@ -173,14 +175,10 @@ def _entry(match, shown):
         return [cards_text(e.cards), "Your count? " + (str(n) if n >= 0 else "_"), "then OK"]
     if e.digits:
         return ["+%d %s" % (n, match.names[shown[_NUM_SIDE]]), "OK=peg MENU=side"]
-    body = []
     typed = cards_text(e.cards)
     if e.rank >= 0:
-        typed = (typed + " " if typed else "") + RANKS[e.rank] + "?"
-    while len(typed) > COLS:
-        body.append(typed[:COLS])
-        typed = typed[COLS:].lstrip()
-    body.append(typed)
+        typed += " " + RANKS[e.rank] + "?"
+    body = wrap(typed)  # a row ends between cards, never inside one
     if e.numbering():
         body.append("suit=card")
         body.append("OK=+%d %s" % (n, match.names[shown[_NUM_SIDE]]))
@@ -190,6 +188,25 @@ def _entry(match, shown):
         what = "cut" if shown[_CONTEXT] == "cut" else "score"  # at the cut the cards are cut, not scored
         body.append("%d card%s OK=%s" % (len(e.cards), "" if len(e.cards) == 1 else "s", what))
     return body
+
+
+def not_shown(m, cards):
+    """Why the last of cards, keyed for the hand or crib counting next, cannot be in it, or None: one
+    card more than it holds, the starter, or a card another player laid in the play."""
+    nxt = m.next_show()
+    c = cards[-1]
+    if nxt is None:
+        return None
+    if len(cards) > (4 if nxt[1] == "crib" else m.hand_size):
+        return "%d cards a %s: %s not taken" % (len(cards) - 1, nxt[1], format_card(c))
+    if c == m.starter:
+        return format_card(c) + " is the starter"
+    who = m.next_shower() if nxt[1] == "hand" else -1
+    for seat, laid in m.play.laid if m.play is not None else ():
+        p = m.play_seats[seat]
+        if laid == c and p != who:
+            return "%s was laid by %s: not taken" % (format_card(c), m.names[m.side_of(p)])
+    return None
 
 
 def prompt(match, ctx):
@@ -209,11 +226,12 @@ def prompt(match, ctx):
     if ctx == "show":
         side, kind = match.next_show()
         who = match.names[side]
-        if len(deal.laid_cards(match)) == match.hand_size:
-            # The hand was laid whole in the play: one key counts it, even under the last count shown.
-            text = "%s hand OK=score" % who
-            return text if len(text) <= COLS else who[: COLS - 9] + text[len(who) + 5 :]
-        text = "%s %s: cards" % (who, kind)
+        # A hand laid whole in the play: one key counts it (said under the last hand's count too).
+        text = "%s %s%s" % (
+            who,
+            kind,
+            " OK=score" if len(deal.laid_cards(match)) == match.hand_size else ": cards",
+        )
         return text if len(text) <= COLS else _fit(who[: COLS - 5] + " " + kind)
     if ph == "deal":
         return "OK = next deal"
@@ -274,11 +292,23 @@ def play_lines(match, player, card, count):
         return [line, "%s +%d" % (match.names[to], got), done]
     if got:
         line += " +%d" % got
-    lines = [line, "count %d" % count]
-    if play is not None and play.count != count:
-        lines.append("new count" if not play.over else "play over")
-    elif play is not None and play.over:
+    lines = [line]
+    if got and card >= 0:
+        # Why, in the play's own words, as many to a row as fit: "fifteen, pair", "run of 3", "go",
+        # "last card" ("double pair royal" is a column too long).
+        for _s, w, _n in play.awards:
+            if len(w) > COLS:
+                w = "dbl" + w[6:]
+            if len(lines) > 1 and len(lines[-1]) + 2 + len(w) <= COLS:
+                lines[-1] += ", " + w
+            else:
+                lines.append(w)
+    if play is not None and play.over:
         lines.append("play over")
+    elif play is not None and play.count != count:
+        lines.append("new count")  # after 31 or a go
+    else:
+        lines.append("count %d" % count)
     if play is not None and play.over and len(deal.laid_cards(match)) == match.hand_size:
         lines.append("OK=score them")  # the first hand of the show was laid whole: the prompt is hidden
     return lines

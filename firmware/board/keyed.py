@@ -32,7 +32,7 @@ class Keyed:
             if ctx == "starter" or ctx == "lay" or ctx == "peg":
                 self._use_cards(ctx, now)
             elif ctx == "show":
-                why = deal.not_shown(self.book.match, self.entry.cards)
+                why = display.not_shown(self.book.match, self.entry.cards)
                 if why:
                     self.entry.cards.pop()  # refused as keyed, not at OK: the cards before it stay
                     self.say(*display.wrap(why))

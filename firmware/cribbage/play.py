@@ -125,6 +125,7 @@ class Play:
                 self._end_count(seat)
             else:
                 self.turn = nxt
+        self.awards = awards  # the last lay's, for the board's words ("fifteen, pair")
         return awards
 
     def go(self, seat):

@@ -97,7 +97,10 @@ def test_too_few_cards_are_refused_and_the_keying_goes_on():
         _advice_mode(s)
         s.cards("5H 5C 5S JD 4C")
         s.press("OK")
-        assert "six deals 6 cards, not 5" in s.said()
+        # Before: "six deals 6 cards, not 5" (the game form's name in the code), and the bottom line
+        # said "Starter? OK=skip" while the advice's keying went on.
+        assert "key the 6 cards, not 5" in s.said() and "six" not in s.said()
+        assert s.screen().splitlines()[-1] == "MENU=who OK=rank"
         s.wait(10100)
         assert (
             "Advice: P1" in s.screen() and "dealer: own crib" in s.screen() and "5H 5C 5S JD 4C" in s.said()
@@ -137,5 +140,27 @@ def test_without_the_setting_held_menu_opens_the_menu_and_no_advice_is_loaded():
         s.keys("A OK")
         _advice_mode(s)
         assert "1/%d UNDO=leave" % len(MENU) in s.screen()
+    finally:
+        s.close()
+
+
+def test_the_advice_s_head_keeps_its_words_with_a_name():
+    # Before: "Bob hand+crib=ne" (cut at the display's 16 columns).
+    s = Scenario(advice=True)
+    try:
+        s.app.book.apply({"t": "name", "s": 0, "name": "Bob"})
+        s.app.book.apply({"t": "name", "s": 1, "name": "Christopher"})
+        s.keys("A OK")  # Bob deals
+        _advice_mode(s)
+        s.cards("5H 5C 5S JD 4C 6D")
+        s.press("OK")
+        assert s.screen().splitlines()[3] == "Bob hand+crib"
+        s.press("UNDO")
+        _advice_mode(s)
+        s.press("MENU")  # Christopher's cards, the pone's
+        s.cards("5H 5C 5S JD 4C 6D")
+        s.press("OK")
+        assert s.screen().splitlines()[3] == "Christ hand-crib"
+        assert all(len(row) <= 16 for row in s.screen().splitlines())
     finally:
         s.close()

@@ -98,3 +98,18 @@ def test_ring_drops_oldest_when_full():
     assert ring.dropped == 2
     assert [edge(ring.get())[1] for _ in range(4)] == [2, 3, 4, 5]
     assert ring.get() == -1
+
+
+def test_keyed_cards_wrap_between_cards_never_inside_one():
+    # Before: six cards keyed at the cut showed "4H TD 5S 6C 7D 3" and "C" on the next row.
+    from scenario import Scenario
+
+    s = Scenario()
+    try:
+        s.cards("4H TD 5S 6C 7D 3C")
+        rows = s.screen().splitlines()
+        assert rows[3:5] == ["4H TD 5S 6C 7D", "3C"]
+        s.keys("9")  # a rank waiting for its suit goes with the cards
+        assert s.screen().splitlines()[3:5] == ["4H TD 5S 6C 7D", "3C 9?"]
+    finally:
+        s.close()

@@ -20,7 +20,7 @@ def test_play_with_a_go_and_a_31():
         s.press("MENU")  # P1 cannot lay under 31: go
         assert "P1 go" in s.screen()
         s.cards("2H")  # P2 makes 31: 2 in all
-        assert "P2 2H +2" in s.screen() and "count 31" in s.screen()
+        assert "P2 2H +2" in s.screen() and "thirty-one" in s.screen() and "new count" in s.screen()
         assert m.front == [0, 2]
         s.cards("5S 3C KC 4D")  # count restarts with P1; P1 lays the last card: 1 for last
         assert m.front == [1, 2]
@@ -161,5 +161,44 @@ def test_a_go_names_who_scores_it_three_handed():
         assert m.front == [3, 2, 0]
         assert "P2 go +1" not in s.said()
         assert "P2 go" in s.said() and "P1 +1" in s.said()
+    finally:
+        s.close()
+
+
+def test_the_play_s_points_say_why():
+    # Before: "P1 4S +2" and nothing else: a player saw the points, never the fifteen or the pair.
+    s = Scenario()
+    try:
+        _to_the_play(s)  # P1 deals, the starter 2C; P2 leads
+        said = []
+        for card in "4H 4S 4D 3C 9H 7S KH 8D".split():
+            s.card(card)
+            said.append(s.screen().splitlines()[3:7])
+        assert said[1][:2] == ["P1 4S +2", "pair"]
+        assert said[2][:2] == ["P2 4D +6", "pair royal"]
+        assert said[3][:3] == ["P1 3C +2", "fifteen", "count 15"]
+        assert said[4][:2] == ["P2 9H", "count 24"]  # no points: no words
+        assert said[5][:3] == ["P1 7S +2", "thirty-one", "new count"]
+        assert said[7][:3] == ["P1 8D +1", "last card", "play over"]
+        assert s.app.match.front == [7, 6]
+    finally:
+        s.close()
+
+
+def test_a_run_and_a_go_say_why_and_two_reasons_share_a_row():
+    s = Scenario()
+    try:
+        _to_the_play(s)
+        s.cards("2H 3S 4D")
+        assert s.screen().splitlines()[3:5] == ["P2 4D +3", "run of 3"]
+        s.cards("KS QH")  # 29
+        s.press("MENU")  # P1 cannot lay under 31: go
+        s.cards("AH")  # P2's last card, P1 has said go: 1 for the go
+        assert s.screen().splitlines()[3:6] == ["P2 AH +1", "go", "new count"]
+        s.cards("5C")  # P1 lays on alone
+        assert s.screen().splitlines()[3:5] == ["P1 5C", "count 5"]
+        s.cards("5S")  # a pair, and P1's last card
+        assert s.screen().splitlines()[3:6] == ["P1 5S +3", "pair, last card", "play over"]
+        assert s.app.match.front == [3, 4]
     finally:
         s.close()

@@ -100,8 +100,8 @@ def test_a_card_the_other_player_laid_is_refused_as_it_is_keyed():
         assert s.journal()[-1]["t"] == "show" and len(s.journal()) == n + 1
         assert s.app.match.next_show() == (0, "hand")
         s.wait(10100)
-        s.cards("KS 5S TH")  # the dealer's hand: TH was P2's, shown already
-        assert "TH was already shown this deal" in s.said()
+        s.cards("KS 5S TH")  # the dealer's hand: TH was P2's
+        assert "TH was laid by P2: not taken" in s.said()
         assert s.app.controller.entry.cards == parse_cards("KS 5S")
     finally:
         s.close()
