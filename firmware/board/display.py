@@ -88,22 +88,20 @@ def rows(match, settings, shown):
     paged = None  # lines longer than the display (a count, the ranked discards): page k of them
     k = 0
     hint = prompt(match, shown[_CONTEXT])
+    p = shown[_PROPOSAL]
+    a = shown[_ADVISING]
+    # discard advice (board/advising.py), or the hand it kept for this show: (body, hint) or None
+    advice = a.rows(match, shown[_ENTRY], shown[_CONTEXT]) if a is not None else None
     if shown[_MENU_AT] >= 0:
         from board import menu  # loaded when the menu opened (Controller._open)
 
         body, hint = menu.rows(match, settings, shown)
-    elif (
-        shown[_PROPOSAL] is not None
-        and shown[_PROPOSAL].ev is not None
-        and shown[_PROPOSAL].ev.get("t") == "muggins"
-    ):
+    elif p is not None and p.ev is not None and p.ev.get("t") == "muggins":
         # A muggins claim: the claim, then the count it fell short of (.hole: the page shown).
-        p = shown[_PROPOSAL]
         body, n = page(muggins_lines(match, p), ROWS - match.sides - 2, p.hole)
         last = p.hole % n == n - 1
         hint = "OK=yes MENU=more" if n > 1 and not (last and match.sides > 2) else "OK=take MENU=who"
-    elif shown[_PROPOSAL] is not None:
-        p = shown[_PROPOSAL]
+    elif p is not None:
         body = wrap(p.note, COLS, 5)
         if p.aside:  # a laptop's note: beside the board's own words, never instead of them
             body += wrap("(" + p.aside + ")", COLS, 3)
@@ -116,15 +114,14 @@ def rows(match, settings, shown):
     elif shown[_MESSAGE]:
         paged = shown[_MESSAGE]  # a count longer than the display, paged below
         k = shown[_PAGE]
-        if shown[_ADVISING] is not None and shown[_ADVISING].on:
-            hint = shown[_ADVISING].rows(match, shown[_ENTRY], shown[_CONTEXT])[1]  # the keying goes on
-    elif shown[_ADVISING] is not None and shown[_ADVISING].rows(match, shown[_ENTRY], shown[_CONTEXT]):
-        # discard advice (board/advising.py), or the hand it kept for this show
-        body, h = shown[_ADVISING].rows(match, shown[_ENTRY], shown[_CONTEXT])
+        if advice and a.on:
+            hint = advice[1]  # an error over the advice's keying, which goes on
+    elif advice:
+        body, h = advice
         hint = h or hint
-        if shown[_ADVISING].rank >= 0 and shown[_ADVISING].on:
+        if a.rank >= 0 and a.on:
             paged = body  # the ranked discards: one a page, paged as a count is
-            k = shown[_ADVISING].rank
+            k = a.rank
     elif shown[_ENTRY].active():
         body = _entry(match, shown)
         if shown[_ENTRY].name is not None:
@@ -192,19 +189,15 @@ def _entry(match, shown):
 
 def not_shown(m, cards):
     """Why the last of cards, keyed for the hand or crib counting next, cannot be in it, or None: one
-    card more than it holds, the starter, or a card another player laid in the play."""
-    nxt = m.next_show()
+    card more than it holds, or a card another player laid in the play (the rest is refused at OK)."""
+    kind = m.next_show()[1]
     c = cards[-1]
-    if nxt is None:
-        return None
-    if len(cards) > (4 if nxt[1] == "crib" else m.hand_size):
-        return "%d cards a %s: %s not taken" % (len(cards) - 1, nxt[1], format_card(c))
-    if c == m.starter:
-        return format_card(c) + " is the starter"
-    who = m.next_shower() if nxt[1] == "hand" else -1
-    for seat, laid in m.play.laid if m.play is not None else ():
+    if len(cards) > (4 if kind == "crib" else m.hand_size):
+        return "%d cards a %s: %s not taken" % (len(cards) - 1, kind, format_card(c))
+    play = m.play
+    for seat, x in play.laid if play else ():
         p = m.play_seats[seat]
-        if laid == c and p != who:
+        if x == c and (kind == "crib" or p != m.next_shower()):
             return "%s was laid by %s: not taken" % (format_card(c), m.names[m.side_of(p)])
     return None
 
@@ -273,27 +266,25 @@ def describe(match, ev):
 
 
 def play_lines(match, player, card, count):
-    """What a lay (card) or a go (card -1) at `count` did: who, what, the points, the count after."""
+    """What a lay (card) or a go (card -1) at `count` did: who, what, the points and why, the count after."""
     side = match.side_of(player)
     got = 0
     to = side
     for s, n, _why in match.last_pegs:
         got += n
         to = s
-    what = format_card(card) if card >= 0 else "go"
-    line = "%s %s" % (match.names[side], what)
-    play = match.play
+    line = "%s %s" % (match.names[side], format_card(card) if card >= 0 else "go")
+    if got and to == side:
+        line += " +%d" % got
     if match.game_over:
         # The point that won the game: who won, at once (it waited under the play's words for 10 s).
-        return [line + (" +%d" % got if got and to == side else "")] + result_lines(match)[:2]
+        return [line] + result_lines(match)[:2]
+    lines = [line]
+    play = match.play
     if got and to != side:
         # A go scores for the last to lay, not for the player saying it (and the count is done).
-        done = "play over" if play is None or play.over else "new count"
-        return [line, "%s +%d" % (match.names[to], got), done]
-    if got:
-        line += " +%d" % got
-    lines = [line]
-    if got and card >= 0:
+        lines.append("%s +%d" % (match.names[to], got))
+    elif got and card >= 0:
         # Why, in the play's own words, as many to a row as fit: "fifteen, pair", "run of 3", "go",
         # "last card" ("double pair royal" is a column too long).
         for _s, w, _n in play.awards:
@@ -303,14 +294,8 @@ def play_lines(match, player, card, count):
                 lines[-1] += ", " + w
             else:
                 lines.append(w)
-    if play is not None and play.over:
-        lines.append("play over")
-    elif play is not None and play.count != count:
-        lines.append("new count")  # after 31 or a go
-    else:
-        lines.append("count %d" % count)
-    if play is not None and play.over and len(deal.laid_cards(match)) == match.hand_size:
-        lines.append("OK=score them")  # the first hand of the show was laid whole: the prompt is hidden
+    # (The first hand laid whole in the play: the prompt under this says "P2 hand OK=score".)
+    lines.append("play over" if play.over else "new count" if play.count != count else "count %d" % count)
     return lines
 
 

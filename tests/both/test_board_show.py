@@ -130,9 +130,7 @@ def test_a_fifth_card_is_refused_as_it_is_keyed():
         s.keys("A OK")
         s.cards("5D")
         s.keys("OK")  # no play keyed: on to the show
-        s.cards("5H 5S 5D")
-        assert "5D is the starter" in s.said()  # refused as it is keyed too
-        s.cards("5C JD 9H")
+        s.cards("5H 5S 5C JD 9H")
         assert "4 cards a hand: 9H not taken" in s.said()
         assert s.app.controller.entry.cards == parse_cards("5H 5S 5C JD")
         s.cards("6H")

@@ -125,7 +125,7 @@ def test_the_play_s_last_message_says_ok_scores_the_hand_laid_whole():
         s.press("MENU")
         s.cards("2H 5S 3C KC 4D")  # the whole play keyed (as in test_board_show)
         assert s.app.match.phase() == "show"
-        assert "OK=score them" in s.screen() and "P2 hand OK=score" in s.screen()
+        assert "play over" in s.screen() and s.screen().splitlines()[-1] == "P2 hand OK=score"
         s.press("OK")
         assert "P2 hand" in s.said()
     finally:
