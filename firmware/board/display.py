@@ -106,6 +106,7 @@ def rows(match, settings, shown):
         if p.aside:  # a laptop's note: beside the board's own words, never instead of them
             body += wrap("(" + p.aside + ")", COLS, 3)
         if p.kind == P_PEG:
+            assert p.ev is not None  # a peg's event (asserts are compiled out on the board: -O3)
             to = match.front[p.side] + p.ev["n"]
             body.append("game!" if to >= match.target else "to hole %d" % to)
         hint = "MENU=other" if p.kind == P_GUARD else _HINT
@@ -114,9 +115,10 @@ def rows(match, settings, shown):
     elif shown[_MESSAGE]:
         paged = shown[_MESSAGE]  # a count longer than the display, paged below
         k = shown[_PAGE]
-        if advice and a.on:
+        if advice and a.on:  # pyright: ignore[reportOptionalMemberAccess] (advice: a is there)
             hint = advice[1]  # an error over the advice's keying, which goes on
     elif advice:
+        assert a is not None
         body, h = advice
         hint = h or hint
         if a.rank >= 0 and a.on:
