@@ -31,16 +31,21 @@ def test_29_hand_keyed_itemised_and_pegged():
         s.close()
 
 
+def _played_whole(s):
+    # P1 deals, the starter 2C, the play keyed card by card: P2 lays TH 9D 2H 3C, P1 KS 5S KC 4D.
+    s.keys("A OK")
+    s.cards("2C")
+    s.cards("TH KS 9D")
+    s.press("MENU")
+    s.cards("2H 5S 3C KC 4D")
+    assert s.app.match.phase() == "show"
+    s.wait(10100)  # the play's last message fades
+
+
 def test_hand_keyed_in_the_play_scores_with_ok_alone():
     s = Scenario()
     try:
-        s.keys("A OK")
-        s.cards("2C")
-        s.cards("TH KS 9D")
-        s.press("MENU")
-        s.cards("2H 5S 3C KC 4D")  # the whole play keyed, as in test_board_play
-        assert s.app.match.phase() == "show"
-        s.wait(10100)  # the play's last message fades
+        _played_whole(s)  # the whole play keyed, as in test_board_play
         assert "laid TH 9D 2H 3C" in s.screen()
         s.press("OK")  # P2's hand: the cards laid, with the starter 2C
         assert "P2 hand" in s.said()
@@ -73,17 +78,6 @@ def test_muggins_claim_then_the_opponent_takes_what_was_missed():
         assert j[-2]["claim"] == 23 and j[-1] == {"t": "muggins", "s": 0, "n": 6}
     finally:
         s.close()
-
-
-def _played_whole(s):
-    # P1 deals, the starter 2C, the play keyed card by card: P2 lays TH 9D 2H 3C, P1 KS 5S KC 4D.
-    s.keys("A OK")
-    s.cards("2C")
-    s.cards("TH KS 9D")
-    s.press("MENU")
-    s.cards("2H 5S 3C KC 4D")
-    assert s.app.match.phase() == "show"
-    s.wait(10100)  # the play's last message fades
 
 
 def test_a_card_the_other_player_laid_is_refused_as_it_is_keyed():
