@@ -19,7 +19,7 @@ PAGE_MAX = 64  # events a page at most, if they fit in PAGE_BYTES
 # with MemoryError); a page cut short says more and the laptop asks on.
 PAGE_BYTES = 1024
 LINES = 8  # request lines answered a pass, at most: a sync moves on, the pass stays short
-_CHUNKS = const(4)  # chunks of a records stream written a pass, at most (each PAGE_BYTES + a record)
+_CHUNKS = const(16)  # chunks of a records stream written a pass, at most (each PAGE_BYTES + a record)
 PUSH_BATCH = 8  # events pushed per pushes() call, so a backlog never stalls the board
 NOTE_MAX = 40  # characters of a proposal's note (one display row or two)
 
@@ -569,53 +569,73 @@ def records(journal, id, start, to=0):
     records before `start` skipped, then the reply. A file written anew meanwhile (a new match, a
     compaction), a line longer than the buffer or send(True) (a new request) ends it early: the reply
     says where. A generator, not a class: nothing of it is on the heap at boot, where the sim's
-    100 KB match has none to spare."""
+    100 KB match has none to spare. Per chunk it only finds line ends (C calls over the buffer): the
+    seq of its last line is read once, at the end, from a copy of its first bytes, unless `to` asks for
+    each."""
     first = journal.first_seq
     end = journal.next_seq
+    if to >= end:
+        to = 0  # the whole journal as it is: no seq to look for
     changes = getattr(journal, "changes", 0)
     size = journal.size
     buf = bytearray(PAGE_BYTES + 128)  # a record is at most 1100 bytes (journal.py); gone with the stream
     mv = memoryview(buf)
     count = 0
-    last = start - 1  # the last seq sent
+    last = start - 1  # the last seq sent (with `to`; else read at the end from seq_bytes)
+    seq_bytes = bytearray(24)  # the first bytes of the last line sent: its seq and a space
+    seq_n = 0
     with open(journal.path, "rb") as f:
         if journal.seek(f, start) < 0 or (to and to <= start):
             size = 0  # no header this firmware reads, or nothing asked for: nothing to send
-        pos = f.tell()
+        pos = f.tell()  # the file offset of buf[0]
+        held = 0  # bytes at the front of buf already read: the last chunk's unfinished line
         stop = yield None  # primed by the link: from here a new request can end it
-        while not stop and pos < size and getattr(journal, "changes", 0) == changes and journal.size >= size:
-            n = f.readinto(mv[: min(len(buf), size - pos)]) or 0
+        while (
+            not stop
+            and pos + held < size
+            and getattr(journal, "changes", 0) == changes
+            and journal.size >= size
+        ):
+            n = held + (f.readinto(mv[held : min(len(buf), size - pos)]) or 0)
             cut = buf.rfind(b"\n", 0, n) + 1
             if cut <= 0:
                 break  # a line longer than the buffer (no record this firmware wrote), or the end
-            pos += cut
-            if cut < n:
-                f.seek(pos)
             at = 0
             while start and at < cut:  # still before the first record asked for
-                n = _int(buf, at, buf.find(b" ", at, cut))
-                if n < 0 or n >= start:
+                k = _int(buf, at, buf.find(b" ", at, cut))
+                if k < 0 or k >= start:
                     break  # found (or a line that is no record: sent, for the laptop to refuse)
                 at = buf.find(b"\n", at, cut) + 1
-            if at >= cut:
-                continue
-            start = 0
-            k = max(buf.rfind(b"\n", at, cut - 1) + 1, at)  # the last line's start
-            n = _int(buf, k, buf.find(b" ", k, cut))
-            if to and n >= to:  # the chunk reaches `to`: it ends before the first record at or past it
-                k = at
-                while k < cut and _int(buf, k, buf.find(b" ", k, cut)) < to:
-                    k = buf.find(b"\n", k, cut) + 1
-                cut = k
-                size = 0  # the last chunk
-                if cut <= at:
-                    break
-                k = max(buf.rfind(b"\n", at, cut - 1) + 1, at)
-                n = _int(buf, k, buf.find(b" ", k, cut))
-            count += buf.count(b"\n", at, cut)
-            if n > last:
-                last = n
-            stop = yield mv[at:cut]
+            if at < cut:
+                start = 0
+                k = max(buf.rfind(b"\n", at, cut - 1) + 1, at)  # the last line's start
+                if to:
+                    last_seq = _int(buf, k, buf.find(b" ", k, cut))
+                    if last_seq >= to:  # the chunk reaches `to`: it ends before the first record past it
+                        k = at
+                        while k < cut and _int(buf, k, buf.find(b" ", k, cut)) < to:
+                            k = buf.find(b"\n", k, cut) + 1
+                        cut = k
+                        size = 0  # the last chunk
+                        if cut <= at:
+                            break
+                        k = max(buf.rfind(b"\n", at, cut - 1) + 1, at)
+                        last_seq = _int(buf, k, buf.find(b" ", k, cut))
+                    last = max(last, last_seq)
+                seq_n = min(24, cut - k)
+                seq_bytes[:seq_n] = mv[k : k + seq_n]
+                count += buf.count(b"\n", at, cut)
+                stop = yield mv[at:cut]
+            # the unfinished line to the front for the next read, unless it overlaps what it would copy
+            held = n - cut
+            if held and held <= cut:
+                buf[:held] = mv[cut:n]
+            elif held:
+                f.seek(pos + cut)
+                held = 0
+            pos += cut
+    if seq_n and not to:  # the seq of the last line sent
+        last = max(last, _int(seq_bytes, 0, seq_bytes.find(b" ", 0, seq_n)))
     yield dump(
         {
             "id": id,

@@ -11,7 +11,9 @@ import machine
 from hal.lines import LineBuffer, Outbox
 
 STORAGE = "/data"
-_USB_PACKET = 64  # bytes of a full-speed CDC packet: what a write hands over at once
+# Bytes a write hands to the CDC at once: a records stream's whole chunk. MicroPython's CDC write moves
+# them a packet at a time as the host takes them (a call each 64-byte packet cost more than the bytes).
+_WRITE_MAX = 2048
 _BLANK = (" ", "\t", 32, 9)  # a line's first item, str or bytes
 _WDT_MAX_MS = 8388  # the RP2040 watchdog's longest timeout
 
@@ -190,7 +192,7 @@ class UsbLink:
     def send(self, view):
         if not self._room():
             return 0
-        want = 1 if self._small else min(len(view), _USB_PACKET)
+        want = 1 if self._small else min(len(view), _WRITE_MAX)
         n = self._writer.write(view[:want])
         if n is None:
             n = want  # a stream that does not count (MicroPython's own does)

@@ -354,6 +354,60 @@ def test_a_host_that_never_reads_never_stalls_the_board():
         rp2fakes.uninstall()
 
 
+class _PacketCdc(_CdcPort):
+    """The CDC as mp_usbd_cdc_tx_strn drives it: a write moves what fits in the TX buffer, waits for
+    the host to read (1 ms a USB frame) and goes on, and gives up with what it moved after the TX
+    timeout when the host reads nothing. Counts the calls."""
+
+    def write(self, b):
+        self.calls = getattr(self, "calls", 0) + 1
+        moved = 0
+        while moved < len(b):
+            n = min(self.free, len(b) - moved)
+            self.free -= n
+            self.pending = getattr(self, "pending", b"") + bytes(b[moved : moved + n])
+            moved += n
+            if moved < len(b):
+                if not self.reading:
+                    self.clock.sleep_us(500000)
+                    self.waited_ms += 500
+                    return moved
+                self.clock.sleep_us(1000)
+                self.waited_ms += 1
+                self.host_reads()
+        return moved
+
+
+def test_a_records_chunk_goes_to_the_cdc_in_one_write():
+    """A stream's chunk (about a KB of record lines) was handed over 64 bytes a write: the calls cost
+    the board more than the bytes. Now one write a chunk, which MicroPython moves a packet at a time
+    as the host reads; a host that stops reading still costs one CDC timeout at most."""
+    rp2fakes.install()
+    try:
+        hal_rp2 = rp2fakes.hal_module("rp2")
+        clock = hal_rp2.time = rp2fakes.Clock()
+        usb = _PacketCdc(clock)
+        link = hal_rp2.UsbLink(usb, usb)
+        link._ready = lambda: len(usb.data) > 0
+        link._room = lambda: usb.free > 0
+        usb.data += b"\n"
+        link.read_line()
+        chunk = b"".join(b'%d 0badc0de {"t":"peg","s":0,"n":1}\n' % s for s in range(1000, 1030))
+        assert len(chunk) > 1000
+        link.write(memoryview(chunk))
+        usb.host_reads()
+        assert bytes(usb.got) == chunk and usb.calls == 1 and link.size == 0
+        usb.reading = False
+        usb.waited_ms = 0
+        for _ in range(20):
+            link.write(memoryview(chunk))
+            link.read_line()
+            clock.sleep_us(20000)
+        assert usb.waited_ms <= 500 and link.session == 2  # one timeout, then dropped as before
+    finally:
+        rp2fakes.uninstall()
+
+
 def test_a_reply_that_piles_up_past_the_outbox_drops_the_host():
     """A host that reads too slowly for what the board must say is dropped once 8 KB wait, rather
     than the board's heap holding its replies."""

@@ -134,7 +134,7 @@ class _Controller:
 
 
 def test_pump_hands_on_a_chunk_only_once_the_last_has_gone():
-    link, j, m = make(300)
+    link, j, m = make(900)
     port = _Port([json.dumps({"id": 1, "op": "records", "from": 1}).encode()])
     pump(port, link, _Controller(), 0, 0)
     assert len(port.sent) == 1  # the port still holds it: the buffer is not written over
