@@ -301,18 +301,24 @@ class _CdcPort:
         self.free = self.room
 
 
+def _held_open(port_class):
+    """(clock, port, UsbLink) over a CDC port of `port_class` a host holds open (fakes installed)."""
+    hal_rp2 = rp2fakes.hal_module("rp2")
+    clock = hal_rp2.time = rp2fakes.Clock()
+    usb = port_class(clock)
+    link = hal_rp2.UsbLink(usb, usb)
+    link._ready = lambda: len(usb.data) > 0
+    link._room = lambda: usb.free > 0
+    return clock, usb, link
+
+
 def test_a_host_that_never_reads_never_stalls_the_board():
     """Issue 9 item 9: each write to a host that held the port open without reading waited the CDC
     TX timeout, at every reply and push: the board stalled for as long as the host sat there. The
     link now writes only while the port has room, and drops a host that takes nothing for 2 s."""
     rp2fakes.install()
     try:
-        hal_rp2 = rp2fakes.hal_module("rp2")
-        clock = hal_rp2.time = rp2fakes.Clock()
-        usb = _CdcPort(clock)
-        link = hal_rp2.UsbLink(usb, usb)
-        link._ready = lambda: len(usb.data) > 0
-        link._room = lambda: usb.free > 0
+        clock, usb, link = _held_open(_CdcPort)
         reply = b'{"id":1,"ok":true,"pad":"' + b"p" * 90 + b'"}\n'  # 120 bytes
         usb.data += b"\n"
         link.read_line()  # a laptop says hello: session 1
@@ -384,12 +390,7 @@ def test_a_records_chunk_goes_to_the_cdc_in_one_write():
     as the host reads; a host that stops reading still costs one CDC timeout at most."""
     rp2fakes.install()
     try:
-        hal_rp2 = rp2fakes.hal_module("rp2")
-        clock = hal_rp2.time = rp2fakes.Clock()
-        usb = _PacketCdc(clock)
-        link = hal_rp2.UsbLink(usb, usb)
-        link._ready = lambda: len(usb.data) > 0
-        link._room = lambda: usb.free > 0
+        clock, usb, link = _held_open(_PacketCdc)
         usb.data += b"\n"
         link.read_line()
         chunk = b"".join(b'%d 0badc0de {"t":"peg","s":0,"n":1}\n' % s for s in range(1000, 1030))
