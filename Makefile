@@ -11,11 +11,12 @@ SIM_STAMP   := $(VENV)/.installed-sim
 TOOLS_STAMP := $(VENV)/.installed-tools
 STAMP       := $(VENV)/.installed
 
-.PHONY: help venv test test-host test-mp lint typecheck verify bench crib-tables bench-device test-device sim deploy \
+.PHONY: help venv crib test test-host test-mp lint typecheck verify bench crib-tables bench-device test-device sim deploy \
 	hardware hardware-recheck clean
 
 help:
 	@echo "make sim        run the board firmware in the terminal simulator"
+	@echo "make crib       install the laptop tools: .venv/bin/crib (score, sync, history, deploy)"
 	@echo "make test       create .venv and run every test (CPython + MicroPython, lint, types)"
 	@echo "make verify     score all 12,994,800 hands against the published distribution"
 	@echo "make bench      speed and memory benchmarks"
@@ -27,6 +28,9 @@ help:
 	@echo "make hardware-recheck  route the boards again from scratch: hardware/boards/ must be what comes out"
 
 venv: $(STAMP)
+
+# The laptop tools without the developer ones: .venv/bin/crib (the README's commands after make sim).
+crib: $(TOOLS_STAMP)
 
 $(SIM_STAMP): requirements-sim.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

@@ -39,6 +39,13 @@ def test_make_sim_installs_the_simulators_packages_only(tmp_path):
     assert sim and not [p for p in sim if p in DEV_ONLY]
 
 
+def test_make_crib_gets_the_laptop_tools_and_not_the_developer_ones(tmp_path):
+    # The README's commands after `make sim` run .venv/bin/crib: `make crib` installs it, and only it.
+    out = make_n("crib", tmp_path)
+    assert "-r requirements-sim.txt" in out and "-r requirements.txt" in out and "-e ." in out
+    assert "requirements-dev.txt" not in out and "stubs" not in out
+
+
 def test_deploy_gets_the_laptop_tools_and_test_everything(tmp_path):
     out = make_n("deploy", tmp_path)
     assert "-r requirements.txt" in out and "requirements-dev.txt" not in out
