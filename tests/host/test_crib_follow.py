@@ -151,7 +151,8 @@ def test_follow_carries_on_through_board_restarts_and_stores_what_came_meanwhile
     lines = m.script().splitlines()
     cut = next(i for i in range(len(lines) // 2, len(lines)) if lines[i] == lines[i - 1] == "key OK")
     (tmp_path / "first.script").write_text("\n".join(lines[: cut + 1]) + "\n")  # up to the end of a deal
-    (tmp_path / "rest.script").write_text("\n".join(lines[cut + 1 :]) + "\n")
+    # the second board waits 2 s before its keys, so the follow usually catches it between restarts
+    (tmp_path / "rest.script").write_text("wait 2000\n" + "\n".join(lines[cut + 1 :]) + "\n")
     data, path = str(tmp_path / "sim-data"), str(tmp_path / "h.sqlite3")
     with Sim(data, script=str(tmp_path / "first.script"), fresh=True) as sim:
         sim.wait()
@@ -204,5 +205,9 @@ def test_follow_carries_on_through_board_restarts_and_stores_what_came_meanwhile
     assert list(db.events(con, client.hello["board"])) == got and len(got) == len(m.events)
     played = [{k: v for k, v in e.items() if k != "at"} for _, e in got]
     assert played[1:] == m.events[1:]  # the game the scripts keyed (the set-up is the board's settings')
+    # Each going away is said and followed by a coming back; whether the follow caught the second board
+    # in its life (its reconnects are 0.2 s apart, a loaded machine may start that board late) is timing,
+    # not behaviour: its events are in the history either way (asserted above).
     went = [s for s in said if "went away" in s]
-    assert len(went) >= 2 and any("following again" in s for s in said), said
+    back = [s for s in said if "following again" in s]
+    assert 1 <= len(went) == len(back) and "went away" in said[0] and "following again" in said[-1], said
