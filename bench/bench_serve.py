@@ -35,7 +35,8 @@ for _p in ("firmware", "host_tools", "bench"):
 
 from matchgen import MatchPlayer  # noqa: E402
 
-from crib import club, clubdb, db, replay  # noqa: E402
+from crib import club, replay  # noqa: E402
+from crib.store import clubdb, db  # noqa: E402
 
 HOST = "127.0.0.1"
 BOARDS = 8

@@ -21,8 +21,9 @@ for _p in ("firmware", "host_tools", "tests/host", "tests", "bench"):
 from boards import LinkServer, write_journal  # noqa: E402
 from matchgen import history  # noqa: E402
 
-from crib import db, ports, share  # noqa: E402
+from crib import ports, share  # noqa: E402
 from crib.client import LinkClient  # noqa: E402
+from crib.store import db  # noqa: E402
 from crib.sync import sync  # noqa: E402
 
 GAMES = 100

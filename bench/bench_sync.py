@@ -30,8 +30,9 @@ from boards import LinkServer, Sim, write_journal  # noqa: E402
 from matchgen import history  # noqa: E402
 from simmatch import flash_with_match  # noqa: E402
 
-from crib import db, ports  # noqa: E402
+from crib import ports  # noqa: E402
 from crib.client import LinkClient  # noqa: E402
+from crib.store import db  # noqa: E402
 from crib.sync import sync  # noqa: E402
 
 GAMES = 100

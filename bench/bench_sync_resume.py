@@ -151,7 +151,8 @@ def crib_sync(code, url, dbpath):
 # has that; of every game before).
 _TIMED = """
 import inspect, sys, time
-from crib import db, ports
+from crib import ports
+from crib.store import db
 from crib.client import LinkClient
 from crib.replay import rebuild
 from crib.sync import sync
@@ -181,7 +182,7 @@ def timed_sync(code, url, dbpath):
 
 
 def count(dbpath):
-    from crib import db
+    from crib.store import db
 
     con = db.connect(dbpath)
     try:

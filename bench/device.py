@@ -89,8 +89,9 @@ def boot_reset(image, name, run_ms=3000):
 
 def timed_sync(pico, dbpath):
     """(events, device s, wall s) of one sync in this process (crib's own client and sync)."""
-    from crib import db, ports
+    from crib import ports
     from crib.client import LinkClient
+    from crib.store import db
     from crib.sync import sync
 
     con = db.connect(dbpath)

@@ -63,7 +63,7 @@ class _Command(TyperCommand):
         try:
             return super().invoke(ctx)
         except Exception as e:
-            from crib import db
+            from crib.store import db
 
             said = db.trouble(e, ctx.params.get("db_path"))
             if said is None:

@@ -8,7 +8,8 @@ from rich.console import Console
 from rich.markup import escape as markup_escape
 from rich.table import Table
 
-from crib import club, clubdb, db
+from crib import club
+from crib.store import clubdb, db
 from crib.untrusted import printable
 
 console = Console()

@@ -8,8 +8,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from crib import db, dbconn, ports, share
+from crib import ports, share
 from crib.client import LinkError
+from crib.store import address, db
 from crib.untrusted import shown
 
 PORT_HELP = "auto | DEVICE | id:SERIAL | socket://HOST:PORT (the simulator), as mpremote takes"
@@ -358,7 +359,8 @@ def register(app):
         con = _db(db_path)
         g = db.game(con, game)
         if g is None:
-            _fail("no game %d in %s (see crib games)" % (game, dbconn.describe(db_path or db.default_path())))
+            where = address.describe(db_path or db.default_path())
+            _fail("no game %d in %s (see crib games)" % (game, where))
         from crib.replay import replay_board
 
         # The deals' dealers and starters come from replaying the board's events with the core.

@@ -4,8 +4,8 @@ import json
 import os
 import tempfile
 
-from crib import db
 from crib.report import item_parts, item_text
+from crib.store import db
 from crib.untrusted import printable
 
 CSV_FIELDS = (

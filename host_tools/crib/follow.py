@@ -1,9 +1,9 @@
 # `crib sync --follow`: after the sync, keep the history current as the board plays (a live scoreboard).
 import time
 
-from crib import db
 from crib.client import LinkError, Refused
 from crib.replay import rebuild
+from crib.store import db
 
 QUIET_S = 0.5  # games are replayed once the board has been quiet this long, not at every event
 

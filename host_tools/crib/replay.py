@@ -1,8 +1,8 @@
 # Replays a board's stored events with the core's Match: games and scores for the database, and flags.
 import json
 
-from crib import db
 from crib.coach import discard_of
+from crib.store import db
 from cribbage.cards import format_card, format_cards
 from cribbage.errors import CribError
 from cribbage.game import Match

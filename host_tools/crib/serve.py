@@ -14,7 +14,8 @@ from starlette.middleware import Middleware
 from starlette.responses import HTMLResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from crib import club, clubdb, db, httpgate, replay
+from crib import club, httpgate, replay
+from crib.store import clubdb, db
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PAGE = os.path.join(HERE, "scoreboard.html")

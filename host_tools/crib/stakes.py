@@ -3,8 +3,8 @@ import json
 import os
 from typing import Annotated
 
-from crib import db
 from crib.stats import key
+from crib.store import db
 
 DEFAULTS = {"per_game": 1.0, "per_point": 0.0, "skunk": 2.0, "double": 3.0, "unit": ""}
 HELP = {

@@ -2,9 +2,9 @@
 import json
 from collections import Counter
 
-from crib import db
 from crib.replay import replay_board
 from crib.report import item_parts
+from crib.store import db
 
 PLAY_KINDS = ("play", "go")  # the pegging; "last" (five-card three for last) is not the play
 TOP_HANDS = (24, 28, 29)  # the hands players keep count of

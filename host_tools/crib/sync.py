@@ -1,8 +1,8 @@
 # `crib sync`: the board's new events into SQLite page by page; events served again compared; set-asides kept.
 import zlib
 
-from crib import db
 from crib.client import LinkError, Refused
+from crib.store import db
 
 # More events than any board's flash holds at once (a Pico's 1.4 MB of littlefs is about 30,000
 # events at 48 bytes each): a board claiming more is not believed.

@@ -7,9 +7,10 @@ from matchgen import MatchPlayer
 from rich.console import Console
 from typer.testing import CliRunner
 
-from crib import clubcli, clubdb, db, replay
+from crib import clubcli, replay
 from crib.cli import app
 from crib.serve import Room
+from crib.store import clubdb, db
 
 runner = CliRunner()
 BOARD = "c1ab000000000001"

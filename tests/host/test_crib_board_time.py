@@ -12,10 +12,11 @@ from simmatch import flash_with_match
 from typer.testing import CliRunner
 
 from board.link import Link
-from crib import db, share
+from crib import share
 from crib.cli import app
 from crib.client import LinkClient
 from crib.replay import rebuild
+from crib.store import db
 from crib.sync import sync
 from cribbage.events import to_line
 

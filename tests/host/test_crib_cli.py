@@ -12,8 +12,9 @@ from matchgen import MatchPlayer
 from rich.console import Console
 from typer.testing import CliRunner
 
-from crib import commands, db
+from crib import commands
 from crib.cli import app
+from crib.store import db
 
 runner = CliRunner()
 # Wide consoles, so table cells and messages are not wrapped in the captured output.

@@ -6,9 +6,10 @@ import pytest
 from boards import Sim
 from simmatch import SimMatch
 
-from crib import db, ports
+from crib import ports
 from crib.client import LinkClient, LinkError
 from crib.replay import rebuild
+from crib.store import db
 from crib.sync import sync
 
 

@@ -8,9 +8,10 @@ from fakeport import FakePort
 from simmatch import SimMatch, flash_with_match
 
 from board.link import Link
-from crib import db, ports, share
+from crib import ports, share
 from crib.client import LinkClient
 from crib.follow import follow
+from crib.store import db
 from crib.sync import sync
 from cribbage import events
 

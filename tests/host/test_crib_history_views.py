@@ -11,10 +11,11 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from board.link import Link
-from crib import clubcli, clubdb, commands, db
+from crib import clubcli, commands
 from crib.cli import app
 from crib.client import LinkClient
 from crib.replay import rebuild
+from crib.store import clubdb, db
 from crib.sync import sync
 from cribbage.events import to_line
 

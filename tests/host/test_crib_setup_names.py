@@ -6,9 +6,9 @@ import io
 from test_crib_untrusted import BOARD, clean, history, stored_by_an_older_crib
 from typer.testing import CliRunner
 
-from crib import db
 from crib.cli import app
 from crib.replay import rebuild
+from crib.store import db
 
 runner = CliRunner()
 HOSTILE = {"t": "setup", "v": 1, "form": "six", "fmt": "acc", "names": ["\x1b]0;pwned\x07", "Bob\x1b[2J"]}

@@ -19,8 +19,9 @@ from simmatch import flash_with_match
 
 from board.journal import Journal
 from board.link import Link, pump
-from crib import db, share
+from crib import share
 from crib.client import LinkError
+from crib.store import db
 from crib.sync import sync
 from hal.lines import LineBuffer
 

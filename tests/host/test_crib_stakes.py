@@ -5,9 +5,9 @@ import random
 from matchgen import history
 from typer.testing import CliRunner
 
-from crib import db
 from crib.cli import app
 from crib.replay import rebuild
+from crib.store import db
 
 runner = CliRunner()
 

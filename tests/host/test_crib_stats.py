@@ -8,10 +8,11 @@ from matchgen import history
 from rich.console import Console
 
 from board.link import Link
-from crib import db, tools
+from crib import tools
 from crib.client import LinkClient
 from crib.replay import rebuild
 from crib.stats import best_hands, player_stats
+from crib.store import db
 from crib.sync import sync
 from crib.watch import describe, render, watch
 from cribbage.events import to_line

@@ -8,8 +8,8 @@ from fakeport import FakePort
 
 from board import link as board_link
 from board.link import Link
-from crib import db
 from crib.client import LinkClient, LinkError, Refused
+from crib.store import db
 from crib.sync import sync
 
 BOARD = b"\xe6\x61\x41\x04\x03\x2f\x12\x2b"

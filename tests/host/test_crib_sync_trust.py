@@ -10,9 +10,9 @@ from test_crib_sync import BOARD, stored
 from board import link as board_link
 from board.journal import Journal
 from board.link import Link
-from crib import db, dbconn
 from crib.client import LinkClient
 from crib.replay import rebuild
+from crib.store import address, db, postgres, sqlite
 from crib.sync import sync
 
 HEX = "e6614104032f122b"
@@ -108,9 +108,9 @@ def test_an_older_board_without_ack_or_aside_still_syncs(tmp_path, monkeypatch):
 
 
 def test_a_version_1_history_is_migrated_and_keeps_its_events(history_db):
-    con = dbconn.connect(history_db)
+    con = (postgres if address.is_url(history_db) else sqlite).connect(history_db)
     with con:
-        if dbconn.dialect(con) == "sqlite":
+        if db.dialect(con) == "sqlite":
             con.executescript(db._SCHEMA)
             con.execute("PRAGMA user_version = 1")
         else:  # as crib made it on PostgreSQL before schema 2

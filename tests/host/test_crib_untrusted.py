@@ -13,10 +13,11 @@ from liarport import LiarPort, PtyPort, hello, reply
 from typer.testing import CliRunner
 
 from crib import client as client_mod
-from crib import db, share
+from crib import share
 from crib.cli import app
 from crib.client import LinkClient, LinkError
 from crib.replay import rebuild
+from crib.store import db
 from crib.sync import sync
 from cribbage import events
 

@@ -12,8 +12,9 @@ from rich.console import Console
 from test_crib_untrusted import BOARD, clean, history, with_port
 from typer.testing import CliRunner
 
-from crib import commands, db, dbconn, export
+from crib import commands, export
 from crib.cli import app
+from crib.store import db, sqlite
 from cribbage import events
 
 runner = CliRunner()
@@ -67,19 +68,19 @@ def test_a_full_disk_is_said_and_the_page_being_stored_is_not_half_kept(tmp_path
     path, con = history(tmp_path, ["Ann", "Bob"])
     held = db.count_events(con)
     con.close()
-    real = dbconn.connect
+    real = sqlite.connect
 
-    def full(target, readonly=False):  # SQLite's own "database or disk is full", 3 pages on
-        c = real(target, readonly)
+    def full(path, readonly=False):  # SQLite's own "database or disk is full", 3 pages on
+        c = real(path, readonly)
         pages = c.execute("PRAGMA page_count").fetchone()[0]
         c.execute("PRAGMA max_page_count = %d" % (pages + 3))
         return c
 
-    monkeypatch.setattr(dbconn, "connect", full)
+    monkeypatch.setattr(sqlite, "connect", full)
     with_port(monkeypatch, board(300))
     r = clean(runner.invoke(app, ["sync", "--db", path]))
     assert r.exit_code == 4 and ("diskholding%sisfull" % path) in _joined(r), r.output
-    monkeypatch.setattr(dbconn, "connect", real)
+    monkeypatch.setattr(sqlite, "connect", real)
     con = db.connect(path, readonly=True)
     new = db.count_events(con) - held
     assert 0 < new < 299 and new % 64 == 0  # the pages that fitted, then none of the page that did not

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from crib import db
+from crib.store import db
 
 HOST_TOOLS = os.path.join(os.path.dirname(__file__), "..", "..", "host_tools")
 TABLES = {"boards", "events", "games", "scores", "served_again", "quarantine"}
@@ -51,11 +51,11 @@ def test_laptops_opening_a_new_history_at_once_all_get_it(tmp_path):
 # A creation killed (SIGKILL) as SQLite starts its n-th statement, the process dying with no clean-up.
 KILLED_AT = """
 import os, signal, sqlite3, sys
-from crib import db, dbconn
+from crib.store import db, sqlite
 n = int(sys.argv[2])
-real = dbconn.connect
-def connect(target, readonly=False):
-    con = real(target, readonly)
+real = sqlite.connect
+def connect(path, readonly=False):
+    con = real(path, readonly)
     seen = []
     def trace(sql):
         if sql.lstrip().upper().startswith("CREATE"):
@@ -64,7 +64,7 @@ def connect(target, readonly=False):
                 os.kill(os.getpid(), signal.SIGKILL)
     con.set_trace_callback(trace)
     return con
-dbconn.connect = connect
+sqlite.connect = connect
 db.connect(sys.argv[1]).close()
 """
 

@@ -10,10 +10,11 @@ from test_crib_untrusted import BOARD, clean, history
 from test_serve_room import _get, _stop, _thread_server
 from typer.testing import CliRunner
 
-from crib import clubcli, clubdb, commands, db
+from crib import clubcli, commands
 from crib.cli import app
 from crib.replay import rebuild
 from crib.serve import Room, build
+from crib.store import clubdb, db
 from cribbage import events
 
 runner = CliRunner()

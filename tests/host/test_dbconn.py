@@ -1,11 +1,11 @@
 # The history's connection API on SQLite and PostgreSQL: parameters, rows by name and position, transactions.
 import pytest
 
-from crib import dbconn
+from crib.store import address, postgres, sqlite
 
 
 def test_rows_parameters_and_transactions_read_the_same_on_both(history_db):
-    con = dbconn.connect(history_db)
+    con = (postgres if address.is_url(history_db) else sqlite).connect(history_db)
     con.executescript("CREATE TABLE t (k TEXT PRIMARY KEY, n INTEGER NOT NULL, x DOUBLE PRECISION);")
     with con:
         con.executemany(
@@ -24,17 +24,17 @@ def test_rows_parameters_and_transactions_read_the_same_on_both(history_db):
 
 
 def test_a_url_is_shown_without_its_password():
-    assert dbconn.describe("postgresql://club:secret@db.local/crib") == "postgresql://club@db.local/crib"
-    assert dbconn.describe("/home/me/crib.sqlite3") == "/home/me/crib.sqlite3"
-    assert dbconn.is_url("postgres://x/y") and not dbconn.is_url("x.sqlite3")
+    assert address.describe("postgresql://club:secret@db.local/crib") == "postgresql://club@db.local/crib"
+    assert address.describe("/home/me/crib.sqlite3") == "/home/me/crib.sqlite3"
+    assert address.is_url("postgres://x/y") and not address.is_url("x.sqlite3")
 
 
 def test_a_password_is_shown_nowhere_however_the_url_is_spelt():
-    assert dbconn.describe("postgresql://club:pa/s@s@db/crib") == "postgresql://club@db/crib"
-    assert dbconn.describe("postgres://club@db/crib?password=s3cr&sslmode=require") == (
+    assert address.describe("postgresql://club:pa/s@s@db/crib") == "postgresql://club@db/crib"
+    assert address.describe("postgres://club@db/crib?password=s3cr&sslmode=require") == (
         "postgres://club@db/crib?password=***&sslmode=require"
     )
-    said = dbconn.scrub(
+    said = address.scrub(
         'bad "postgresql://club:s%41cret@db/crib": near "sAcret"', "postgresql://club:s%41cret@db/crib"
     )
     assert said == 'bad "postgresql://club@db/crib": near "***"'
@@ -55,8 +55,8 @@ BAD_URLS = (
 def test_a_refused_url_is_said_without_its_password(url, capsys):
     from typer.testing import CliRunner
 
-    from crib import db
     from crib.cli import app
+    from crib.store import db
 
     with pytest.raises(db.DbError) as e:
         db.connect(url)
@@ -68,8 +68,8 @@ def test_a_refused_url_is_said_without_its_password(url, capsys):
 def test_a_history_that_opens_is_named_without_its_password(pg_server):
     from typer.testing import CliRunner
 
-    from crib import db
     from crib.cli import app
+    from crib.store import db
 
     url = pg_server.database("crib_named").replace("crib@", "crib:Hunter42@")  # trust: the password is unused
     db.connect(url).close()  # a history, empty

@@ -4,8 +4,9 @@
 # and kept on its flash image): stable across restarts, different for another board.
 from boards import Sim
 
-from crib import db, ports
+from crib import ports
 from crib.client import LinkClient
+from crib.store import db
 from crib.sync import sync
 
 

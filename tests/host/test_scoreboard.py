@@ -10,8 +10,8 @@ import pytest
 from boards import ROOT, Sim, free_port
 from keyscript import KeyedMatch
 
-from crib import clubdb, db
 from crib.serve import Room
+from crib.store import clubdb, db
 
 CHROMIUM = os.environ.get("CRIB_CHROMIUM", "/usr/bin/chromium")
 CRIB = [sys.executable, "-c", "from crib.cli import main; main()"]

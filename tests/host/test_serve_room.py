@@ -14,7 +14,8 @@ import threading
 from boards import ROOT, free_port
 from matchgen import MatchPlayer
 
-from crib import club, clubdb, db, httpgate, replay, serve
+from crib import club, httpgate, replay, serve
+from crib.store import clubdb, db
 
 HOST = "127.0.0.1"
 WAIT_S = 30  # the most any one socket waits for the server

@@ -2,7 +2,8 @@
 import json
 import time
 
-from crib import club, db, dbconn, untrusted
+from crib import club, untrusted
+from crib.store import db
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS club_nights (
@@ -32,7 +33,7 @@ def ensure(con):
 
 def registered(con):
     """Whether the history has the club tables (a reader asks; only `crib club night` makes them)."""
-    if dbconn.dialect(con) == "sqlite":
+    if db.dialect(con) == "sqlite":
         sql = "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='club_nights'"
     else:
         sql = (

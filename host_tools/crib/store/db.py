@@ -7,7 +7,7 @@ import sqlite3
 import sys
 import time
 
-from crib import dbconn
+from crib.store import address, postgres, sqlite
 
 SCHEMA_VERSION = 2
 APP = "cribboard"
@@ -109,6 +109,11 @@ CREATE TABLE quarantine (
 }
 
 
+def dialect(con):
+    """Which driver `con` speaks: "sqlite" or "postgresql"."""
+    return getattr(con, "dialect", "sqlite")
+
+
 class DbError(Exception):
     """The database cannot be used (newer schema, not a crib database)."""
 
@@ -136,17 +141,17 @@ def connect(path=None, readonly=False):
     stats, export, club standings, serve) writes nothing, and a history that is missing or empty
     is a DbError naming it."""
     path = path or default_path()
-    if not dbconn.is_url(path):
+    if not address.is_url(path):
         if os.path.isdir(path):
             raise DbError("%s is a folder: give --db a file name" % path)
         if readonly and path != ":memory:":
             _readable(path)
     try:
-        con = dbconn.connect(path, readonly)
+        con = (postgres if address.is_url(path) else sqlite).connect(path, readonly)
     except Exception as e:  # the driver's own words: a refused login, an unknown host, no psycopg
-        raise DbError("cannot open %s: %s" % (dbconn.describe(path), dbconn.scrub(e, path))) from None
+        raise DbError("cannot open %s: %s" % (address.describe(path), address.scrub(e, path))) from None
     try:
-        if dbconn.dialect(con) == "postgresql":
+        if dialect(con) == "postgresql":
             return _check_pg(con, path, readonly)
         return _check_sqlite(con, path, readonly)
     except DbError:
@@ -178,7 +183,7 @@ def trouble(e, path=None):
     """A one-line message for a database failure `e` (sqlite3's or psycopg's), or None if it is none.
 
     A failed statement changed nothing (its transaction is rolled back); the messages say what to do."""
-    where = dbconn.describe(path or default_path())
+    where = address.describe(path or default_path())
     if isinstance(e, DbError):
         return str(e)
     if isinstance(e, sqlite3.DatabaseError):
@@ -200,7 +205,7 @@ def trouble(e, path=None):
     psycopg = sys.modules.get("psycopg")
     if psycopg is not None and isinstance(e, psycopg.Error):
         # The server's first line says it; the rest quotes the statement ("LINE 2: CREATE ...").
-        return "%s: %s" % (where, (dbconn.scrub(e, path or "").splitlines() or [""])[0])
+        return "%s: %s" % (where, (address.scrub(e, path or "").splitlines() or [""])[0])
     return None
 
 
@@ -274,10 +279,10 @@ def _check_version(con, where, version, oldest=1):
     if version > SCHEMA_VERSION:
         raise DbError(
             "%s has schema %d, newer than this crib's %d: update crib"
-            % (dbconn.describe(where), version, SCHEMA_VERSION)
+            % (address.describe(where), version, SCHEMA_VERSION)
         )
     if version < oldest:
-        raise DbError("%s is not a crib database (it has no schema version)" % dbconn.describe(where))
+        raise DbError("%s is not a crib database (it has no schema version)" % address.describe(where))
     return con
 
 
@@ -290,7 +295,7 @@ def _check_pg(con, url, readonly=False):
             "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
         ).fetchall()
         if "crib_meta" not in {r[0] for r in tables}:
-            raise DbError(NO_HISTORY % dbconn.describe(url))
+            raise DbError(NO_HISTORY % address.describe(url))
         version = con.execute("SELECT value FROM crib_meta WHERE key='schema'").fetchone()[0]
         return _check_version(con, url, version)
     with con:
@@ -302,7 +307,7 @@ def _check_pg(con, url, readonly=False):
         if "crib_meta" not in names:
             if names & {"boards", "events", "games", "scores"}:
                 raise DbError(
-                    "%s is not a crib database (it has tables but no schema version)" % dbconn.describe(url)
+                    "%s is not a crib database (it has tables but no schema version)" % address.describe(url)
                 )
             con.execute(_PG_META)
             con.executescript(_schema("postgresql"))
@@ -559,7 +564,7 @@ def game(con, gid):
 
 def scores(con, gid):
     rows = con.execute(
-        "SELECT * FROM scores WHERE game=? ORDER BY seq, %s" % _ROW_ORDER[dbconn.dialect(con)], (gid,)
+        "SELECT * FROM scores WHERE game=? ORDER BY seq, %s" % _ROW_ORDER[dialect(con)], (gid,)
     )
     out = []
     for r in rows:
