@@ -32,10 +32,14 @@ venv: $(STAMP)
 # The laptop tools without the developer ones: .venv/bin/crib (the README's commands after make sim).
 crib: $(TOOLS_STAMP)
 
-$(SIM_STAMP): requirements-sim.txt
+# What each layer installs is pyproject.toml's (its dependency groups, and crib with its dependencies);
+# every version is constraints.txt's. pip 25.1 or newer installs a group (--group).
+PIP := $(BIN)/python -m pip install -q -c constraints.txt
+
+$(SIM_STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -r requirements-sim.txt
+	$(PIP) --upgrade pip
+	$(PIP) --group sim
 	touch $@
 
 # setuptools says at every editable install of packages mapped from other folders (package-dir) that a
@@ -43,14 +47,13 @@ $(SIM_STAMP): requirements-sim.txt
 # host_tools/ and firmware/), and a clean install prints only what failed.
 EDITABLE := PYTHONWARNINGS="ignore:Editable installation"
 
-$(TOOLS_STAMP): $(SIM_STAMP) requirements.txt pyproject.toml
-	$(BIN)/python -m pip install -q -r requirements.txt
-	$(EDITABLE) $(BIN)/python -m pip install -q --no-deps -e .
+$(TOOLS_STAMP): $(SIM_STAMP)
+	$(EDITABLE) $(PIP) --group deploy --group hardware -e ".[postgres]"
 	touch $@
 
-$(STAMP): $(TOOLS_STAMP) requirements-dev.txt requirements-stubs.txt
-	$(BIN)/python -m pip install -q -r requirements-dev.txt
-	$(BIN)/python -m pip install -q --no-deps --upgrade --target $(VENV)/mpy-stubs -r requirements-stubs.txt
+$(STAMP): $(TOOLS_STAMP)
+	$(PIP) --group dev
+	$(PIP) --no-deps --upgrade --target $(VENV)/mpy-stubs --group stubs
 	touch $@
 
 test: $(STAMP) test-host test-mp lint typecheck

@@ -7,8 +7,8 @@
 # main.py is copied as source (the board runs it at boot), board.json beside it with its cache (the
 # Board checked here: the board boots without loading its validator, see board/boarddef.py);
 # the SSD1306 display driver goes to lib/ssd1306.mpy when the board lacks it, compiled from the copy
-# the laptop tools installed (requirements.txt: no network needed). The journal and settings in /data
-# are never touched. With no board attached it says so, and how to put MicroPython on a new Pico
+# the laptop tools installed (pyproject.toml's deploy group: no network needed). The journal and settings
+# in /data are never touched. With no board attached it says so, and how to put MicroPython on a new Pico
 # (docs/pico.md), before anything else.
 #
 # The modules go one of two ways (docs/memory.md). A board whose MicroPython has a ROM partition
@@ -40,7 +40,7 @@ OWNED_DIRS = tuple(sorted(build.manifest()[0]))
 OWNED_FILES = ("main.py", "start.mpy", "codefs.mpy", "app.bundle", "board.json", "board.cache")
 ROMFS = "@romfs"  # the manifest's entry for the ROM image last sent (no file on the board has this name)
 DRIVER = "lib/ssd1306.mpy"
-DRIVER_PACKAGE = "ssd1306py"  # PyPI micropython-ssd1306py (requirements.txt): MicroPython's SSD1306 driver
+DRIVER_PACKAGE = "ssd1306py"  # PyPI micropython-ssd1306py (the deploy group): MicroPython's SSD1306 driver
 RASPBERRY_PI_VID = 0x2E8A  # every Pico running MicroPython shows this USB vendor id
 BOOTSEL_PIDS = (0x0003, 0x000F)  # an RP2040 / RP2350 in BOOTSEL mode: a USB drive, no MicroPython yet
 FIRST_FLASH = "docs/pico.md"
@@ -396,8 +396,8 @@ def main(argv):
     driver = driver_file(dest) if need_driver else None
     if need_driver and driver is None:
         print(
-            "the SSD1306 driver is not installed on this laptop (pip install -r requirements.txt): "
-            "the board will run without its display"
+            "the SSD1306 driver is not installed on this laptop (make crib installs it: pyproject.toml's "
+            "deploy group): the board will run without its display"
         )
     if driver is not None and code == "ram":
         files[DRIVER] = driver

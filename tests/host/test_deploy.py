@@ -243,7 +243,7 @@ def test_deploy_copies_the_driver_and_never_uses_mip(monkeypatch, tmp_path):
 def test_the_driver_deploy_ships_draws_text_on_micropython(tmp_path):
     # The driver compiled as deploy compiles it, run on the unix port against a fake I2C bus: the
     # calls the Pico HAL makes (SSD1306_I2C(w, h, i2c, addr=), text, fill, show) reach the bus.
-    assert deploy.driver_source() is not None, "pip install -r requirements.txt (micropython-ssd1306py)"
+    assert deploy.driver_source() is not None, "make crib (the deploy group: micropython-ssd1306py)"
     lib = deploy.driver_file(str(tmp_path))
     script = tmp_path / "t.py"
     script.write_text(

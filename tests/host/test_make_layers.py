@@ -3,23 +3,48 @@
 # included) before a user saw the board.
 import json
 import os
+import re
 import subprocess
 import sys
 
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: the same parser, as pip carries it
+    from pip._vendor import tomli as tomllib
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEV_ONLY = ("pytest", "hypothesis", "ruff", "pyright", "cribbage-scorer", "playwright")
+with open(os.path.join(ROOT, "pyproject.toml"), "rb") as _f:
+    PYPROJECT = tomllib.load(_f)
 
 
-def requirements(name):
-    """Package names a requirements file installs, its -r includes followed."""
+def _name(requirement):
+    return re.split(r"[\[<>=!~ ;]", requirement, maxsplit=1)[0].lower().replace("_", "-")
+
+
+def group(name):
+    """Package names a dependency group of pyproject.toml installs, its included groups followed."""
     out = []
-    with open(os.path.join(ROOT, name)) as f:
+    for item in PYPROJECT["dependency-groups"][name]:
+        out += group(item["include-group"]) if isinstance(item, dict) else [_name(item)]
+    return out
+
+
+def crib():
+    """Package names `pip install -e .[postgres]` asks for: crib's dependencies and the postgres extra."""
+    project = PYPROJECT["project"]
+    return [_name(r) for r in project["dependencies"] + project["optional-dependencies"]["postgres"]]
+
+
+def pinned():
+    """Package names constraints.txt pins (one exact version each)."""
+    out = []
+    with open(os.path.join(ROOT, "constraints.txt")) as f:
         for line in f:
             line = line.split("#", 1)[0].strip()
-            if line.startswith("-r "):
-                out += requirements(line[3:].strip())
-            elif line:
-                out.append(line.split("==")[0].split("[")[0].lower())
+            if line:
+                assert re.fullmatch(r"[A-Za-z0-9._-]+==[A-Za-z0-9.+!-]+", line), line
+                out.append(_name(line))
     return out
 
 
@@ -33,29 +58,39 @@ def make_n(target, tmp_path):
 
 def test_make_sim_installs_the_simulators_packages_only(tmp_path):
     out = make_n("sim", tmp_path)
-    assert "-r requirements-sim.txt" in out
-    assert "requirements.txt" not in out and "requirements-dev.txt" not in out and "stubs" not in out
-    sim = requirements("requirements-sim.txt")
+    assert "--group sim" in out and "-c constraints.txt" in out
+    assert "-e " not in out and "--group dev" not in out and "stubs" not in out
+    sim = group("sim")
     assert sim and not [p for p in sim if p in DEV_ONLY]
 
 
 def test_make_crib_gets_the_laptop_tools_and_not_the_developer_ones(tmp_path):
     # The README's commands after `make sim` run .venv/bin/crib: `make crib` installs it, and only it.
     out = make_n("crib", tmp_path)
-    assert "-r requirements-sim.txt" in out and "-r requirements.txt" in out and "-e ." in out
-    assert "requirements-dev.txt" not in out and "stubs" not in out
+    assert "--group sim" in out and '-e ".[postgres]"' in out and "--no-deps" not in out
+    assert "--group dev" not in out and "stubs" not in out
+    assert not [p for p in crib() if p in DEV_ONLY]
 
 
 def test_deploy_gets_the_laptop_tools_and_test_everything(tmp_path):
     out = make_n("deploy", tmp_path)
-    assert "-r requirements.txt" in out and "requirements-dev.txt" not in out
-    tools = requirements("requirements.txt")
-    assert set(requirements("requirements-sim.txt")) <= set(tools)
+    assert "--group deploy" in out and '-e ".[postgres]"' in out and "--group dev" not in out
+    tools = group("deploy") + group("hardware")
+    assert set(group("sim")) <= set(tools)
     assert not [p for p in tools if p in DEV_ONLY]
     assert "micropython-ssd1306py" in tools  # the display driver deploy compiles, offline
     out = make_n("test", tmp_path)
-    assert "-r requirements-dev.txt" in out and "-r requirements.txt" in out
-    assert set(tools) <= set(requirements("requirements-dev.txt"))
+    assert "--group dev" in out and '-e ".[postgres]"' in out and "--group stubs" in out
+    assert set(tools) <= set(group("dev"))
+
+
+def test_every_install_is_pinned(tmp_path):
+    # Every pip install of every layer goes through constraints.txt, and it pins what the lists name.
+    out = make_n("test", tmp_path)
+    installs = [line for line in out.splitlines() if "pip install" in line]
+    assert len(installs) >= 5 and all("-c constraints.txt" in line for line in installs), installs
+    named = set(crib()) | {p for g in PYPROJECT["dependency-groups"] for p in group(g)}
+    assert named - set(pinned()) == set()
 
 
 def test_what_the_sim_imports_is_in_its_requirements():
@@ -72,5 +107,5 @@ def test_what_the_sim_imports_is_in_its_requirements():
     assert r.returncode == 0, r.stderr
     used = {d.lower().replace("_", "-") for d in json.loads(r.stdout.strip().splitlines()[-1])}
     # mpremote brings pyserial and platformdirs itself; setuptools is in every venv (its .pth hook).
-    assert used - set(requirements("requirements-sim.txt")) <= {"pyserial", "platformdirs", "setuptools"}
+    assert used - set(group("sim")) <= {"pyserial", "platformdirs", "setuptools"}
     assert "mpremote" in used

@@ -34,7 +34,7 @@ def _browser_or_fail():
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        pytest.fail("no playwright: make test installs it into .venv (requirements-dev.txt)")
+        pytest.fail("no playwright: make test installs it into .venv (pyproject.toml's dev group)")
     return sync_playwright
 
 
