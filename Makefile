@@ -107,10 +107,10 @@ hardware: $(TOOLS_STAMP)
 hardware-recheck: $(TOOLS_STAMP)
 	$(BIN)/python hardware/tools/recheck_boards.py hardware/board.json
 
-# The firmware on the MicroPython unix port, the board drawn in the terminal (tools/sim.py, sim/hal.py).
+# The firmware on the MicroPython unix port, the board drawn in the terminal (sim/launch.py, sim/hal.py).
 # make sim ARGS="--script sim/demo.script"   (ARGS="--help" lists the options)
 sim: $(SIM_STAMP)
-	$(BIN)/python tools/sim.py $(ARGS)
+	$(BIN)/python -m sim $(ARGS)
 
 # Compile with mpy-cross and copy what changed to a Pico with mpremote (tools/deploy.py).
 # make deploy PORT=/dev/ttyACM0   ARGS="--dry-run" lists what would be copied
@@ -118,7 +118,7 @@ sim: $(SIM_STAMP)
 PORT ?= auto
 BOARD ?= hardware/board.json
 deploy: $(TOOLS_STAMP)
-	$(BIN)/python tools/deploy.py --port $(PORT) --board $(BOARD) $(ARGS)
+	$(BIN)/python -m tools.deploy --port $(PORT) --board $(BOARD) $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis out

@@ -29,14 +29,13 @@ import tempfile
 import time
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for _p in ("firmware", "host_tools", "bench"):
+for _p in ("", "firmware", "host_tools", "bench"):
     if os.path.join(_ROOT, _p) not in sys.path:
         sys.path.insert(0, os.path.join(_ROOT, _p))
 
-from matchgen import MatchPlayer  # noqa: E402
-
 from crib import club, replay  # noqa: E402
 from crib.store import clubdb, db  # noqa: E402
+from sim.matchgen import MatchPlayer  # noqa: E402
 
 HOST = "127.0.0.1"
 BOARDS = 8

@@ -1,8 +1,8 @@
 # Share bench: `crib sync` of a 100-game history with the board's port opened directly and through its hub.
 """The hub (crib/share.py) stands between every crib and the board: each line the board sends is read
 by the hub, sorted to its crib and written again on a Unix socket. This measures what that costs a
-sync, the heaviest traffic: the same history (bench/matchgen.py, seed 1) served by the board's link
-code on the MicroPython unix port (bench/mp_linkserver.py), synced into an empty SQLite history once
+sync, the heaviest traffic: the same history (sim/matchgen.py, seed 1) served by the board's link
+code on the MicroPython unix port (sim/linkserver.py), synced into an empty SQLite history once
 with the port opened by crib itself and once through a hub (the hub started by the sync, as the first
 crib on a board starts one). One run each; the wall time includes the hub's start for the second.
 """
@@ -14,17 +14,17 @@ import tempfile
 import time
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for _p in ("firmware", "host_tools", "tests/host", "tests", "bench"):
+for _p in ("", "firmware", "host_tools", "tests/host", "tests", "bench"):
     if os.path.join(_ROOT, _p) not in sys.path:
         sys.path.insert(0, os.path.join(_ROOT, _p))
 
 from boards import LinkServer, write_journal  # noqa: E402
-from matchgen import history  # noqa: E402
 
 from crib import ports, share  # noqa: E402
 from crib.client import LinkClient  # noqa: E402
 from crib.store import db  # noqa: E402
 from crib.sync import sync  # noqa: E402
+from sim.matchgen import history  # noqa: E402
 
 GAMES = 100
 

@@ -1,9 +1,9 @@
 # Sync bench: a 100-game history pulled through the link on MicroPython, and the estimate over real USB.
 """Measures `crib sync` (host client + SQLite) against the board's link code running on the MicroPython
-unix port (bench/mp_linkserver.py: the real board.link.Link over the real board.journal, served on a
+unix port (sim/linkserver.py: the real board.link.Link over the real board.journal, served on a
 TCP socket like the simulator's link), with a 100-game history (about 11,000 events, seeded).
 
-Then the same for the whole simulator (tools/sim.py: the board app's passes, LEDs and keys included)
+Then the same for the whole simulator (sim/launch.py: the board app's passes, LEDs and keys included)
 syncing one three-game match, to show what the app's link task adds.
 
 The USB estimate takes the slower of two limits:
@@ -22,18 +22,18 @@ import tempfile
 import time
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for _p in ("firmware", "host_tools", "tests/host", "tests", "bench"):
+for _p in ("", "firmware", "host_tools", "tests/host", "tests", "bench"):
     if os.path.join(_ROOT, _p) not in sys.path:
         sys.path.insert(0, os.path.join(_ROOT, _p))
 
 from boards import LinkServer, Sim, write_journal  # noqa: E402
-from matchgen import history  # noqa: E402
 from simmatch import flash_with_match  # noqa: E402
 
 from crib import ports  # noqa: E402
 from crib.client import LinkClient  # noqa: E402
 from crib.store import db  # noqa: E402
 from crib.sync import sync  # noqa: E402
+from sim.matchgen import history  # noqa: E402
 
 GAMES = 100
 PICO_FACTOR = 150

@@ -1,5 +1,5 @@
 # Resumed-sync bench: `crib sync` with nothing new on a 60-game board, and a sync over a link cut every 2 s.
-"""The board is bench/mp_linkserver.py on the MicroPython unix port (the real board.link over the real
+"""The board is sim/linkserver.py on the MicroPython unix port (the real board.link over the real
 board.journal on a socket) holding a 60-game matchgen history (seed 1); the laptop is the `crib sync`
 command itself, run as a process as a user runs it (its start-up, the sync, the replay of the games),
 and the sync as the command runs it timed from inside that process (connect, sync, replay).
@@ -27,22 +27,23 @@ import threading
 import time
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for _p in ("firmware", "host_tools", "tests/host", "tests", "bench"):
+for _p in ("", "firmware", "host_tools", "tests/host", "tests", "bench"):
     if os.path.join(_ROOT, _p) not in sys.path:
         sys.path.insert(0, os.path.join(_ROOT, _p))
 
 from boards import MICROPYTHON, free_port, write_journal  # noqa: E402
-from matchgen import history  # noqa: E402
+
+from sim.matchgen import history  # noqa: E402
 
 GAMES = 60
 RATE = 165_000  # bytes/s: the emulated Pico's records stream before it was sped up (docs/protocol.md)
 CUT = 2.0  # seconds a connection lasts
 ROUNDS = 8
-SERVER = os.path.join(_ROOT, "bench", "mp_linkserver.py")
+SERVER = os.path.join(_ROOT, "sim", "linkserver.py")
 
 
 class Board:
-    """mp_linkserver serving one journal with `code`'s firmware, on a free port."""
+    """sim/linkserver.py serving one journal with `code`'s firmware, on a free port."""
 
     def __init__(self, journal, code):
         self.port = free_port()

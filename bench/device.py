@@ -33,16 +33,16 @@ import tempfile
 import time
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for _p in ("tools", "firmware", "host_tools", "tests", "bench"):
+for _p in ("", "firmware", "host_tools", "tests", "bench"):
     if os.path.join(_ROOT, _p) not in sys.path:
         sys.path.insert(0, os.path.join(_ROOT, _p))
 
-import emupico  # noqa: E402
 from match_script import match_events  # noqa: E402
-from matchgen import history  # noqa: E402
 
 from board.commit import _EVERY  # noqa: E402
 from cribbage import events  # noqa: E402
+from sim.matchgen import history  # noqa: E402
+from tools import emupico  # noqa: E402
 
 WORK = os.path.join(_ROOT, "build", "device-bench")
 FULL_EVENTS = 18000

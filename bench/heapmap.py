@@ -1,5 +1,5 @@
 # Where the heap goes after boot, part by part (docs/memory.md's table): bench/mp_heapmap.py on the unix port,
-# code in RAM (.mpy loaded into the heap) and in ROM (a ROMFS image, as tools/sim.py runs it), with the
+# code in RAM (.mpy loaded into the heap) and in ROM (a ROMFS image, as sim/launch.py runs it), with the
 # 600-event journal of bench/mp_journal.py; with --pico also on the emulated Pico (code in RAM, the bundle).
 """python bench/heapmap.py [--pico]
 
@@ -19,17 +19,15 @@ import sys
 import tempfile
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for _p in ("tools", "firmware", "tests", "bench"):
+for _p in ("", "firmware", "tests", "bench"):
     if os.path.join(_ROOT, _p) not in sys.path:
         sys.path.insert(0, os.path.join(_ROOT, _p))
 
-import emupico  # noqa: E402
 from match_script import match_events  # noqa: E402
 
-import build  # noqa: E402
-import deploy  # noqa: E402
 from board.commit import _EVERY  # noqa: E402
 from cribbage import events  # noqa: E402
+from tools import build, deploy, emupico  # noqa: E402
 
 WORK = os.path.join(_ROOT, "build", "heapmap")
 FIRMWARE = os.path.join(_ROOT, "firmware")
@@ -108,7 +106,7 @@ def on_unix(code, journal):
     if code == "rom":
         image = os.path.join(WORK, "unix.romfs")
         build.romfs_image(dest, image)
-        cmd = [mp, "-X", "heapsize=4m", os.path.join(_ROOT, "tools", "simboot.py"), image, script(), "/rom"]
+        cmd = [mp, "-X", "heapsize=4m", os.path.join(_ROOT, "sim", "boot.py"), image, script(), "/rom"]
     else:
         cmd = [mp, "-X", "heapsize=4m", script(), dest]
     try:

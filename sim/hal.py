@@ -10,7 +10,7 @@ import time
 
 from sim import flash, parts
 
-USAGE = """make sim [ARGS="..."]   (tools/sim.py builds the firmware and this folder, then runs main.py)
+USAGE = """make sim [ARGS="..."]   (sim/launch.py builds the firmware and this folder, then runs main.py)
   --script FILE   play a script of keys, taps and checks (sim/*.script), print the end state
   --headless      no board drawing: log lines and the end state only (tests)
   --fast          skip idle time (default with --headless); --realtime to watch a script
@@ -111,11 +111,11 @@ class SimHal:
         self.exit_code = 0
         # The heap the firmware lives in, measured at the app's calm gc points (heap_seen): the
         # unix heap less the ROM image that stands for the Pico's flash (--code rom) and less the
-        # script reader and runner, which no Pico has (tools/sim.py gives them heap on top).
+        # script reader and runner, which no Pico has (sim/launch.py gives them heap on top).
         self.flash_bytes = options["rom"]
         self.script_bytes = 0
         # The unix heap the sim's own HAL (sim/'s modules, the objects made here) takes beyond what the Pico's
-        # HAL would take (tools/sim.py SIM_HAL, PICO_HAL): counted outside the firmware's heap.
+        # HAL would take (sim/launch.py SIM_HAL, PICO_HAL): counted outside the firmware's heap.
         self.hal_bytes = options["hal"]
         self.boot_free = -1  # free after boot
         self.live_peak = 0  # the most held after any calm gc

@@ -135,7 +135,7 @@ def heap_report(hal):
     """The firmware's heap as lines: free after boot, and the most it held after a calm gc (the app
     collects after boot and after each committed event; the sim reads the heap then, see
     SimHal.heap_seen), here and scaled to the Pico the run stands for. None for a drawn run: the
-    terminal's strings share the heap (tools/sim.py gives them heap on top), so they would blur it."""
+    terminal's strings share the heap (sim/launch.py gives them heap on top), so they would blur it."""
     o = hal.options
     if not o["headless"]:
         return []

@@ -11,6 +11,17 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Everything under firmware/ ships to the board, and firmware/manifest.py lists it.
 FIRMWARE = os.path.join(ROOT, "firmware")
 SIM = os.path.join(ROOT, "sim")  # the simulator's modules: built for `make sim`, never deployed
+# The simulator's own laptop side (the launcher, the script writers) and its scripts run as source by
+# MicroPython (the ROM boot, the link server): never compiled beside the firmware.
+SIM_NOT_BUILT = (
+    "__main__.py",
+    "launch.py",
+    "boot.py",
+    "matchgen.py",
+    "keyscript.py",
+    "match3.py",
+    "linkserver.py",
+)
 BIN = os.path.dirname(sys.executable)
 # mpy-cross -march for the native/viper code in the .mpy, by chip (sys.implementation._mpy >> 10).
 MARCH_OF_ARCH = {
@@ -74,7 +85,7 @@ def sources(exclude=(), sim=False):
     packages, modules = manifest()
     out = [rel for files in packages.values() for rel in files] + modules
     if sim:
-        out += ["sim/" + n for n in sorted(os.listdir(SIM)) if n.endswith(".py")]
+        out += ["sim/" + n for n in sorted(os.listdir(SIM)) if n.endswith(".py") and n not in SIM_NOT_BUILT]
     return sorted(rel for rel in out if rel not in exclude)
 
 

@@ -29,9 +29,7 @@ import os
 import subprocess
 import sys
 
-sys.path.append(os.path.dirname(os.path.abspath(__file__)))  # appended: "sim" stays the package sim/
-
-import build  # noqa: E402
+from tools import build
 
 # The manifest's packages: the folders on the board that are all ours.
 OWNED_DIRS = tuple(sorted(build.manifest()[0]))

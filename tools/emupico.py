@@ -252,14 +252,14 @@ def driver_app(work):
 
 
 def deploy(work, out=None, log=None):
-    """Deploy the firmware with `tools/deploy.py` (as `make deploy`) to a blank emulated Pico whose only
-    file is the display driver, let it boot once, and keep its littlefs: -> the image's path."""
+    """Deploy the firmware with `python -m tools.deploy` (as `make deploy`) to a blank emulated Pico whose
+    only file is the display driver, let it boot once, and keep its littlefs: -> the image's path."""
     out = out or os.path.join(work, "deployed.img")
     app = driver_app(work)
     with Pico(work, "deploy", app_dir=app, dump_fs=out) as pico:
         mark = pico.mark()
         done = subprocess.run(
-            [os.path.join(BIN, "python"), os.path.join(ROOT, "tools", "deploy.py"), "--port", pico.url],
+            [os.path.join(BIN, "python"), "-m", "tools.deploy", "--port", pico.url],
             cwd=ROOT,
             capture_output=True,
             text=True,

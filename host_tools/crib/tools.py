@@ -1,4 +1,4 @@
-# `crib deploy` and `crib sim`: the very scripts `make deploy` and `make sim` run (tools/*.py).
+# `crib deploy` and `crib sim`: the very programs `make deploy` and `make sim` run (python -m NAME).
 import os
 import subprocess
 import sys
@@ -11,12 +11,21 @@ def repo_root():
     return root if os.path.isdir(os.path.join(root, "tools")) else None
 
 
+# crib's command -> the checkout's module the Makefile runs for it
+MODULES = {"deploy": "tools.deploy", "sim": "sim"}
+
+
 def tool_command(name, args, root=None):
-    """[python, tools/NAME.py, *args] as the Makefile runs it, and the folder to run it in."""
+    """[python, -m, MODULE, *args] as the Makefile runs it, and the folder to run it in."""
     root = root or repo_root()
-    if root is None or not os.path.exists(os.path.join(root, "tools", name + ".py")):
-        raise SystemExit("crib %s needs the cribboard source checkout (tools/%s.py)" % (name, name))
-    return [sys.executable, os.path.join(root, "tools", name + ".py")] + list(args), root
+    module = MODULES[name]
+    if (
+        root is None
+        or not os.path.exists(os.path.join(root, *module.split(".")))
+        and not os.path.exists(os.path.join(root, *module.split(".")) + ".py")
+    ):
+        raise SystemExit("crib %s needs the cribboard source checkout (%s)" % (name, module))
+    return [sys.executable, "-m", module] + list(args), root
 
 
 def sim_args(link_port, headless=False, extra=()):

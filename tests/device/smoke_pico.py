@@ -18,15 +18,15 @@ import pytest
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT = os.path.dirname(os.path.dirname(_HERE))
-for _p in ("tools", "tests", "firmware", "tests/device"):
+for _p in ("", "tests", "firmware", "tests/device"):
     if os.path.join(_ROOT, _p) not in sys.path:
         sys.path.insert(0, os.path.join(_ROOT, _p))
 
-import emupico  # noqa: E402
 from expect import board_for, emulated_lit  # noqa: E402
 from match_script import match_events  # noqa: E402
 
 from cribbage import events  # noqa: E402
+from tools import emupico  # noqa: E402
 
 WORK = os.path.join(_ROOT, "build", "device-test")
 CRIB = os.path.join(_ROOT, ".venv", "bin", "crib")

@@ -7,14 +7,14 @@ import subprocess
 import threading
 
 import simbuild
-from matchgen import history
 
 from board.journal import Journal
 from cribbage.events import to_line
+from sim.matchgen import history
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
-SERVER = os.path.join(ROOT, "bench", "mp_linkserver.py")
+SERVER = os.path.join(ROOT, "sim", "linkserver.py")
 
 
 def write_journal(path, events):
@@ -39,7 +39,7 @@ def free_port():
 
 
 class LinkServer:
-    """bench/mp_linkserver.py under MicroPython: the real link code serving a journal on a socket."""
+    """sim/linkserver.py under MicroPython: the real link code serving a journal on a socket."""
 
     def __init__(self, journal_path, seconds=300):
         self.port = free_port()
@@ -72,7 +72,7 @@ class LinkServer:
 
 
 class Sim:
-    """The real firmware in the simulator (tools/sim.py's launcher, as `make sim`, built into this test
+    """The real firmware in the simulator (sim/launch.py's launcher, as `make sim`, built into this test
     process's own folder: simbuild), headless, its link on a socket."""
 
     def __init__(self, data_dir, port=None, script=None, fresh=False, heap="1m", extra=()):

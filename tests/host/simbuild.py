@@ -1,16 +1,14 @@
-# The simulator's command line for tests: tools/sim.py's own launcher, compiling into a folder of this
+# The simulator's command line for tests: the launcher's own (sim/launch.py), compiling into a folder of this
 # test process instead of the shared build/sim, so two test runs at once never race (one recompiling
 # a .mpy while the other's sim imports it, or pruning a module the other just built).
 import atexit
-import importlib.util
 import os
 import shutil
 import tempfile
 
+from sim import launch as launcher
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-_spec = importlib.util.spec_from_file_location("crib_sim_launcher", os.path.join(ROOT, "tools", "sim.py"))
-launcher = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(launcher)
 
 _dest = []
 
@@ -25,7 +23,7 @@ def build_dir():
 
 
 def command(*args):
-    """argv of the micropython process `python tools/sim.py ARGS` would exec (heap scaled the same
+    """argv of the micropython process `python -m sim ARGS` would exec (heap scaled the same
     way, the board file added), with the firmware compiled into build_dir()."""
     launcher.DEST = build_dir()
     cmd, _pico, _unix = launcher.command(list(args))

@@ -1,7 +1,7 @@
 # A random match as the simulator's key script for the link tests, and the events it makes.
-# Shows are always tapped (bench/keyscript.py): a side going out is given exactly the points home
+# Shows are always tapped (sim/keyscript.py): a side going out is given exactly the points home
 # when it leads and stops a hole short otherwise, so every show is a tap and an OK.
-from keyscript import KeyedMatch
+from sim.keyscript import KeyedMatch
 
 SIM_NAMES = ("P1", "P2")  # the names in the board's default set-up (red and blue are their colours)
 _POINTS = (2, 2, 4, 4, 4, 5, 6, 6, 7, 8, 8, 9, 10, 12, 12, 14, 16, 20)

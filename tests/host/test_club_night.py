@@ -8,11 +8,11 @@ import sys
 
 import pytest
 from boards import ROOT, Sim
-from keyscript import KeyedMatch
 
 from crib import club, ports
 from crib.client import LinkClient
 from crib.store import clubdb, db
+from sim.keyscript import KeyedMatch
 
 # Seeds picked so the night holds what a director must get right: skunks, players level on game points
 # and wins but apart on spread, and 24 hands for the side pot.

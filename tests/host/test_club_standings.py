@@ -3,7 +3,6 @@
 import json
 import random
 
-from matchgen import MatchPlayer
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -11,6 +10,7 @@ from crib import clubcli, replay
 from crib.cli import app
 from crib.serve import Room
 from crib.store import clubdb, db
+from sim.matchgen import MatchPlayer
 
 runner = CliRunner()
 BOARD = "c1ab000000000001"

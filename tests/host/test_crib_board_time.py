@@ -7,7 +7,6 @@ import time
 from boards import Sim
 from both.linkfakes import journal
 from fakeport import FakePort
-from matchgen import MatchPlayer
 from simmatch import flash_with_match
 from typer.testing import CliRunner
 
@@ -19,6 +18,7 @@ from crib.replay import rebuild
 from crib.store import db
 from crib.sync import sync
 from cribbage.events import to_line
+from sim.matchgen import MatchPlayer
 
 runner = CliRunner()
 PLAYED = 1700000000  # 2023-11-14 22:13:20 UTC: long before this test syncs

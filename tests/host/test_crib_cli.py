@@ -8,13 +8,13 @@ import struct
 
 import pytest
 from boards import LinkServer, played, write_journal
-from matchgen import MatchPlayer
 from rich.console import Console
 from typer.testing import CliRunner
 
 from crib import commands
 from crib.cli import app
 from crib.store import db
+from sim.matchgen import MatchPlayer
 
 runner = CliRunner()
 # Wide consoles, so table cells and messages are not wrapped in the captured output.
@@ -53,7 +53,7 @@ def test_replayed_scores_equal_the_boards(history):
     rng = random.Random(3)
     finals = []
     left = N_GAMES
-    from matchgen import NAMES
+    from sim.matchgen import NAMES
 
     while left > 0:
         form = rng.choice(("six",))

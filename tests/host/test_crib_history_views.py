@@ -6,7 +6,6 @@ import random
 from boards import LinkServer, write_journal
 from both.linkfakes import journal
 from fakeport import FakePort
-from matchgen import history
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -18,6 +17,7 @@ from crib.replay import rebuild
 from crib.store import clubdb, db
 from crib.sync import sync
 from cribbage.events import to_line
+from sim.matchgen import history
 
 runner = CliRunner()
 

@@ -4,7 +4,6 @@ import random
 
 from both.linkfakes import journal
 from fakeport import FakePort
-from matchgen import MatchPlayer
 from typer.testing import CliRunner
 
 from board.link import Link
@@ -18,6 +17,7 @@ from crib.watch import describe
 from cribbage import events as E
 from cribbage.events import to_line
 from cribbage.game import replay
+from sim.matchgen import MatchPlayer
 
 runner = CliRunner()
 

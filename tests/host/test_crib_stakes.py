@@ -2,12 +2,12 @@
 import json
 import random
 
-from matchgen import history
 from typer.testing import CliRunner
 
 from crib.cli import app
 from crib.replay import rebuild
 from crib.store import db
+from sim.matchgen import history
 
 runner = CliRunner()
 

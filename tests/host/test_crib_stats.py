@@ -4,7 +4,6 @@ import random
 
 from both.linkfakes import journal
 from fakeport import FakePort
-from matchgen import history
 from rich.console import Console
 
 from board.link import Link
@@ -17,6 +16,7 @@ from crib.sync import sync
 from crib.watch import describe, render, watch
 from cribbage.events import to_line
 from cribbage.game import Match
+from sim.matchgen import history
 
 N_GAMES = 60
 
@@ -123,6 +123,6 @@ def test_watch_renders_the_board_and_follows_pushes():
 
 def test_deploy_and_sim_run_the_makefile_tools():
     cmd, root = tools.tool_command("deploy", ["--port", "auto", "--dry-run"])
-    assert cmd[1].endswith("tools/deploy.py") and cmd[2:] == ["--port", "auto", "--dry-run"]
+    assert cmd[1:3] == ["-m", "tools.deploy"] and cmd[3:] == ["--port", "auto", "--dry-run"]
     cmd, root = tools.tool_command("sim", tools.sim_args(7400, True, ["--fresh"]))
-    assert cmd[1].endswith("tools/sim.py") and cmd[2:] == ["--link", "7400", "--headless", "--fresh"]
+    assert cmd[1:3] == ["-m", "sim"] and cmd[3:] == ["--link", "7400", "--headless", "--fresh"]

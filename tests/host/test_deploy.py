@@ -8,11 +8,9 @@ import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.append(os.path.join(ROOT, "tools"))  # after the root: "sim" is the package sim/, not tools/sim.py
+from tools import build, deploy
 
-import build  # noqa: E402
-import deploy  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def run_micropython(script):
@@ -54,10 +52,11 @@ def test_build_for_each_chip_marks_native_code_with_its_arch(tmp_path):
 
 
 def run_dry(manifest, *more):
-    """tools/deploy.py --dry-run for the Pico's arch against a saved manifest: the finished process."""
+    """python -m tools.deploy --dry-run for the Pico's arch against a saved manifest: the finished process."""
     cmd = [
         sys.executable,
-        os.path.join(ROOT, "tools", "deploy.py"),
+        "-m",
+        "tools.deploy",
         "--dry-run",
         "--march",
         "armv6m",
@@ -273,7 +272,8 @@ def test_deploy_takes_another_board_file(tmp_path):
     mine.write_bytes(data + b"\n\n")  # the same board, other bytes: told apart by its hash
     cmd = [
         sys.executable,
-        os.path.join(ROOT, "tools", "deploy.py"),
+        "-m",
+        "tools.deploy",
         "--dry-run",
         "--march",
         "armv6m",

@@ -1,7 +1,7 @@
 # Issue 3: replaying a three-game match journal, and playing it live, fits in `micropython -X heapsize=64k`
 # with the code in flash. The game and the journal (with littlefs, the sim's flash) run from a ROMFS image
-# built by the project's own build (tools/build.py) and mounted by tools/simboot.py as `make sim --code
-# rom` does; the heap is grown by the image and simboot's boot only, and the child trims it to exactly
+# built by the project's own build (tools/build.py) and mounted by sim/boot.py as `make sim --code
+# rom` does; the heap is grown by the image and the sim's ROM boot only, and the child trims it to exactly
 # 64 KB for the game: stricter than a Pico, whose 32-bit objects are smaller (no x1.42 here).
 import json
 import os
@@ -90,7 +90,7 @@ def _run(tmp_path):
         os.path.join(build.BIN, "micropython"),
         "-X",
         "heapsize=%d" % heap,
-        os.path.join(ROOT, "tools", "simboot.py"),
+        os.path.join(ROOT, "sim", "boot.py"),
         image,
         str(stub),
         str(events_path),

@@ -1,4 +1,4 @@
-# The simulator's heap accounting stays true to what it stands for: tools/sim.py counts the sim's own HAL
+# The simulator's heap accounting stays true to what it stands for: sim/launch.py counts the sim's own HAL
 # outside the firmware's heap and the Pico's HAL inside it (SIM_HAL, PICO_HAL). Both are measured again
 # here with bench/heapmap.py on this port, but for the part of PICO_HAL measured on the emulated Pico
 # (PICO_OBJECTS: what hal.rp2.make holds; `python bench/heapmap.py --pico` measures it). A sim that

@@ -3,12 +3,8 @@
 # never deployed, and firmware/manifest.py (the one list of what ships) holds everything under firmware/.
 import ast
 import os
-import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.append(os.path.join(ROOT, "tools"))  # after the root: "sim" is the package sim/, not tools/sim.py
-
-import build  # noqa: E402
+from tools import build
 
 LAYERS = {"cribbage": 0, "hal": 0, "board": 1}  # a package may import its own layer's others only below it
 

@@ -94,10 +94,11 @@ def test_every_install_is_pinned(tmp_path):
 
 
 def test_what_the_sim_imports_is_in_its_requirements():
-    # The third-party distributions the sim's laptop side loads (tools/sim.py, build, the ROMFS writer).
+    # The third-party distributions the sim's laptop side loads (sim/launch.py, build, the ROMFS writer).
     code = (
-        "import sys, json; sys.path[:0] = ['tools']\n"
-        "import sim, build\n"
+        "import sys, json\n"
+        "from sim import launch\n"
+        "from tools import build\n"
         "from mpremote import romfs\n"
         "from importlib.metadata import packages_distributions\n"
         "d = packages_distributions()\n"

@@ -8,10 +8,10 @@ import threading
 
 import pytest
 from boards import ROOT, Sim, free_port
-from keyscript import KeyedMatch
 
 from crib.serve import Room
 from crib.store import clubdb, db
+from sim.keyscript import KeyedMatch
 
 CHROMIUM = os.environ.get("CRIB_CHROMIUM", "/usr/bin/chromium")
 CRIB = [sys.executable, "-c", "from crib.cli import main; main()"]

@@ -12,10 +12,10 @@ import sys
 import threading
 
 from boards import ROOT, free_port
-from matchgen import MatchPlayer
 
 from crib import club, httpgate, replay, serve
 from crib.store import clubdb, db
+from sim.matchgen import MatchPlayer
 
 HOST = "127.0.0.1"
 WAIT_S = 30  # the most any one socket waits for the server

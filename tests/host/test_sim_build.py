@@ -1,4 +1,4 @@
-# Regression: tests that start the simulator compiled it into the one shared build/sim (tools/sim.py's
+# Regression: tests that start the simulator compiled it into the one shared build/sim (sim/launch.py's
 # DEST), so two test processes at once raced: one rewrote or pruned .mpy files while the other's sim
 # imported them. Each test process now builds into its own temporary folder (tests/host/simbuild.py).
 import os
@@ -27,7 +27,7 @@ def test_parallel_test_runs_do_not_share_build_sim():
         capture_output=True,
         text=True,
         timeout=300,
-        env=dict(os.environ, PYTHONPATH=HERE),
+        env=dict(os.environ, PYTHONPATH=os.pathsep.join([HERE, simbuild.ROOT])),  # simbuild, sim
     )
     assert r.returncode == 0, r.stderr
     theirs = r.stdout.strip()
@@ -52,7 +52,7 @@ def test_the_launcher_still_scales_the_heap_and_names_the_board():
 def test_code_in_rom_gets_the_same_heap_plus_the_image_it_holds_as_flash():
     launcher = simbuild.launcher
     cmd = simbuild.command("--heap", "200k", "--headless", "--link", "0")  # rom: the default
-    boot = cmd.index(os.path.join(simbuild.ROOT, "tools", "simboot.py"))
+    boot = cmd.index(os.path.join(simbuild.ROOT, "sim", "boot.py"))
     image = cmd[boot + 1]
     size = os.path.getsize(image)
     asked = int(cmd[2].split("=")[1])

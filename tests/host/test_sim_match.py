@@ -1,4 +1,4 @@
-# The whole firmware plays sim/match3.script through `make sim`'s launcher (tools/sim.py) on the
+# The whole firmware plays sim/match3.script through `make sim`'s launcher (sim/launch.py) on the
 # MicroPython unix port, and the final scores it prints equal the ones written in the script, with no
 # MemoryError on the way: on a stock Pico's 200 KB heap with the code in RAM, and in 96 KB with the
 # code in ROM (docs/memory.md).
@@ -70,20 +70,17 @@ def firmware_heap_kb(result):
 
 
 def test_match3_script_is_what_its_generator_writes(tmp_path):
-    # tools/match3.py writes it from the core's own play: a hand edit would be lost at its next run.
+    # sim/match3.py writes it from the core's own play: a hand edit would be lost at its next run.
     out = tmp_path / "m3.script"
-    r = subprocess.run(
-        [sys.executable, os.path.join(ROOT, "tools", "match3.py"), "--out", str(out)], cwd=ROOT
-    )
+    r = subprocess.run([sys.executable, "-m", "sim.match3", "--out", str(out)], cwd=ROOT)
     assert r.returncode == 0
     with open(SCRIPT) as f:
         assert out.read_text() == f.read()
 
 
 def with_laptop(tmp_path):
-    """match3.script with a laptop's sync in game 2 (tools/match3.py with_laptop)."""
-    sys.path.insert(0, os.path.join(ROOT, "tools"))
-    import match3
+    """match3.script with a laptop's sync in game 2 (sim/match3.py with_laptop)."""
+    from sim import match3
 
     with open(SCRIPT) as f:
         lines = f.read().splitlines()
@@ -155,7 +152,7 @@ def test_three_game_match_on_a_stock_pico_code_in_ram(tmp_path_factory):
 
 def test_three_game_match_in_96k_code_in_rom(tmp_path_factory):
     # A board with a ROM partition (or the modules frozen in): the bytecode stays in flash. The heap is
-    # the Pico's less the Pico's own HAL (tools/sim.py PICO_HAL): 96 KB, as issue 10 asks. It plays
+    # the Pico's less the Pico's own HAL (sim/launch.py PICO_HAL): 96 KB, as issue 10 asks. It plays
     # since the match keeps the checkpoints of its last 3 deals only (0 runs of 36 ran out; before,
     # game 3 ran out in one run of three). The board booted at 96 KB once boot's arrays were made with
     # nothing on the way and the heap collected every 16 KB ([array rule], [gc threshold]).

@@ -55,9 +55,10 @@ def test_a_second_simulator_on_one_flash_is_refused(tmp_path):
         [
             sys.executable,
             "-c",
-            "import sys; sys.path.insert(0, %r); import sim; sim.lock_flash(%r); print('held', flush=True); "
-            "sys.stdin.read()" % (os.path.join(ROOT, "tools"), data),
+            "import sys; from sim import launch; launch.lock_flash(%r); print('held', flush=True); "
+            "sys.stdin.read()" % data,
         ],
+        cwd=ROOT,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,

@@ -1,16 +1,16 @@
 # Child of tests/host/test_game_heap64k.py: the three-game match replayed and played live in a 64 KB heap.
-"""Compiled into the ROMFS image with the game and the journal and run by tools/simboot.py, as a Pico with
+"""Compiled into the ROMFS image with the game and the journal and run by sim/boot.py, as a Pico with
 a ROM partition runs the firmware: the bytecode stays in the image, the heap holds only what runs.
 
-    micropython -X heapsize=H tools/simboot.py IMAGE STUB EVENTS FLASH MODULES [--rom SIZE]
-    (STUB: `import game_heap64k_child` then main(); simboot adds --rom)
+    micropython -X heapsize=H sim/boot.py IMAGE STUB EVENTS FLASH MODULES [--rom SIZE]
+    (STUB: `import game_heap64k_child` then main(); sim/boot.py adds --rom)
 
 EVENTS: the scripted match's journal lines, set-up first (tests/match_script.py, completed events).
 FLASH: a file for the littlefs image the journal lives on (sim.flash, the sim's flash).
 MODULES: the image's modules, comma-separated, imported one by one first to measure what each keeps.
 
 main() first trims the heap to HEAP_BYTES with a ballast (H is 8 KB more than 64 KB, the image and the
-sim's ROM_OVERHEAD: simboot's boot, the stub and this module's own objects took ~5.5 KB of that when
+sim's ROM_OVERHEAD: sim/boot.py's boot, the stub and this module's own objects took ~5.5 KB of that when
 measured), so the game and the journal get exactly 64 KB of this 64-bit port's heap. Then:
   (a) the journal written to littlefs from EVENTS, replayed through Journal.open into Match.apply(ev,
       trusted=True) as the board boots;

@@ -1,10 +1,10 @@
-# `make sim`: compile the firmware as the Pico runs it (.mpy, main.py as source) and start it on the
-# MicroPython unix port with the sim HAL. Every option but --heap and --code goes to the sim as given
-# (see sim/hal.py); the sim also hears the heap it stands for, to report it in a Pico's terms.
+# `python -m sim` (make sim): compile the firmware as the Pico runs it (.mpy, main.py as source) and start
+# it on the MicroPython unix port with the sim HAL. Every option but --heap and --code goes to the sim as
+# given (see sim/hal.py); the sim also hears the heap it stands for, to report it in a Pico's terms.
 #
 # --code rom (default) runs the modules from a ROMFS image, as a Pico with a ROM partition does after
 # `make deploy` (or a build with the modules frozen): the bytecode stays in flash. The image is read
-# into a buffer allocated before anything else (tools/simboot.py) and the unix heap is grown by its
+# into a buffer allocated before anything else (sim/boot.py) and the unix heap is grown by its
 # size and ROM_OVERHEAD, so the firmware still gets the heap asked for. --code ram loads the .mpy
 # files into the heap, as a stock Pico (no ROM partition) does. See docs/memory.md.
 #
@@ -18,17 +18,14 @@
 # refuses a second sim on it. A --script without --data plays on a fresh flash of its own.
 import fcntl
 import os
-import sys
 
-sys.path.append(os.path.dirname(os.path.abspath(__file__)))  # appended: "sim" stays the package sim/
-
-import build  # noqa: E402
+from tools import build
 
 HEAP_RATIO = 1.42
 DEFAULT_HEAP = "200k"
 CODES = ("rom", "ram")
 DEFAULT_CODE = "rom"
-# Beside the image, what the ROM boot (tools/simboot.py: its own code, the mount) holds from the
+# Beside the image, what the ROM boot (sim/boot.py: its own code, the mount) holds from the
 # unix heap before the firmware starts (measured: 1.9 KB); the sim logs the heap it hands over.
 ROM_OVERHEAD = 2 * 1024
 # A --script run holds the script reader and runner (sim/script.py, sim/run.py), which no Pico has:
@@ -168,7 +165,7 @@ def command(argv):
     if code == "rom":
         image = os.path.join(DEST, "firmware.romfs")
         size = build.romfs_image(DEST, image)
-        boot = os.path.join(build.ROOT, "tools", "simboot.py")
+        boot = os.path.join(build.SIM, "boot.py")
         grown = unix + extra + int((size + ROM_OVERHEAD) * GC_TABLES)
         cmd = [mp, "-X", "heapsize=%d" % grown, boot, image, main_py]
     else:
@@ -188,7 +185,3 @@ def main(argv):
         flush=True,
     )
     os.execv(cmd[0], cmd)
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])

@@ -1,8 +1,8 @@
 # The sim's boot for `--code rom` (run by the MicroPython unix port, not CPython): as on a Pico with a ROM
 # partition, the compiled firmware sits in "flash" and runs from there in place; then main.py runs.
-#   micropython -X heapsize=H tools/simboot.py IMAGE MAIN_PY [main.py's options]
+#   micropython -X heapsize=H sim/boot.py IMAGE MAIN_PY [main.py's options]
 # The unix port has no flash to map, so the image is read into one buffer allocated before anything
-# else and mounted with vfs.VfsRom: that buffer is the flash, and tools/sim.py adds its size (and
+# else and mounted with vfs.VfsRom: that buffer is the flash, and sim/launch.py adds its size (and
 # this script's own few KB) to the heap, so the firmware gets the heap it was promised. The buffer
 # is never freed or moved, so the bytecode and strings the imports point into stay valid.
 import gc
@@ -21,7 +21,7 @@ def boot(argv):
         f.seek(0)
         flash = bytearray(size)
         f.readinto(flash)
-    vfs.mount(vfs.VfsRom(flash), "/rom")
+    vfs.mount(vfs.VfsRom(flash), "/rom")  # pyright: ignore[reportAttributeAccessIssue] (the stubs lack it)
     # The Pico's search path with a ROM partition, less the littlefs (main.py's own folder holds
     # the .mpy files of `--code ram`: they must not be found here).
     sys.path[:] = ["/rom", ".frozen"]

@@ -4,10 +4,9 @@
 # core made are kept, so a test can compare the board's journal with them one for one.
 import random
 
-from matchgen import MatchPlayer
-
 from cribbage import events
 from cribbage.cards import format_card
+from sim.matchgen import MatchPlayer
 
 SHOW_POINTS = (2, 2, 4, 4, 4, 5, 6, 6, 7, 8, 8, 9, 10, 12, 12, 14, 16, 20, 24)
 

@@ -1,16 +1,15 @@
 # Writes sim/match3.script: a seeded three-game ACC match as the board's keys and hole taps.
-# The match is played by bench/matchgen's players through the core; every event becomes what a
+# The match is played by sim/matchgen.py's players through the core; every event becomes what a
 # person would do on the board (docs/keys.md): the cut and every card keyed, go as MENU, shows
 # pegged by tapping the hole and OK. The core's own results go in as the script's expectations,
 # so `make sim ARGS="--script sim/match3.script"` checks the board against the core.
-#   .venv/bin/python tools/match3.py [--seed N] [--out sim/match3.script]
+#   .venv/bin/python -m sim.match3 [--seed N] [--out sim/match3.script]
 import os
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "bench")]
+from sim.keyscript import KeyedMatch
 
-from keyscript import KeyedMatch  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 NAMES = ("red", "blue")
 
@@ -19,7 +18,7 @@ def script(km, seed):
     m = km.m
     out = [
         "# A three-game ACC match (six-card, to 121) played on the board's keys and holes.",
-        "# Written by tools/match3.py --seed %d from the core's own play of it; the" % seed,
+        "# Written by python -m sim.match3 --seed %d from the core's own play of it; the" % seed,
         "# expectations at the end are the core's results, checked against the journal",
         "# on the sim's flash.",
         '# make sim ARGS="--script sim/match3.script"   (add --headless to see only the result)',
@@ -51,7 +50,7 @@ def with_laptop(lines):
 
 def main(argv):
     seed = 3
-    out = os.path.join(ROOT, "sim", "match3.script")
+    out = os.path.join(HERE, "match3.script")
     i = 0
     while i < len(argv):
         if argv[i] == "--seed":

@@ -1,5 +1,5 @@
 # A board without keys or LEDs: a journal replayed into the core and served on the link's TCP socket.
-# micropython bench/mp_linkserver.py JOURNAL PORT [SECONDS [FIRMWARE]]: prints "ready PORT" once listening.
+# micropython sim/linkserver.py JOURNAL PORT [SECONDS [FIRMWARE]]: prints "ready PORT" once listening.
 # The sync bench and the CLI tests use it to measure and exercise the link on the real interpreter
 # when the whole simulator is not needed. FIRMWARE: another tree's firmware folder (a bench's before).
 import select
