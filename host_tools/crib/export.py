@@ -5,7 +5,7 @@ import os
 import tempfile
 
 from crib.report import item_parts, item_text
-from crib.store import db
+from crib.store import db, schema
 from crib.untrusted import printable
 
 CSV_FIELDS = (
@@ -77,7 +77,7 @@ def as_json(con):
             if s <= g["last_seq"]
         ]
         out.append(g)
-    return {"schema": db.SCHEMA_VERSION, "games": out}
+    return {"schema": schema.VERSION, "games": out}
 
 
 def _item(it):

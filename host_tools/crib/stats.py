@@ -152,11 +152,9 @@ def _claims(con, board, seqs):
     """{seq: claim} of the keyed shows among `seqs` whose event carries a claim (muggins on)."""
     out = {}
     for seq in seqs:
-        r = con.execute("SELECT event FROM events WHERE board=? AND seq=?", (board, seq)).fetchone()
-        if r is not None:
-            ev = json.loads(r[0])
-            if isinstance(ev.get("claim"), int):
-                out[seq] = ev["claim"]
+        ev = db.event(con, board, seq)
+        if ev is not None and isinstance(ev.get("claim"), int):
+            out[seq] = ev["claim"]
     return out
 
 
@@ -274,16 +272,8 @@ def head_to_head(con, board=None):
 
 def best_hands(con, n=10, board=None):
     """The n best hands and cribs keyed as cards, by full count: name, kind, points, cards, game."""
-    sql = (
-        "SELECT g.id AS game, g.names AS names, s.side, s.kind, s.points, s.cards, s.items FROM scores s "
-        "JOIN games g ON g.id = s.game WHERE s.kind IN ('hand','crib') AND s.cards != ''"
-    )
-    args = ()
-    if board:
-        sql += " AND g.board = ?"
-        args = (board,)
     out = []
-    for r in con.execute(sql, args):
+    for r in db.keyed_shows(con, board):
         names = json.loads(r["names"])
         row = {"items": json.loads(r["items"] or "[]"), "points": r["points"]}
         out.append(

@@ -16,16 +16,16 @@ runner = CliRunner()
 BOARD = "c1ab000000000001"
 
 
-def _night_of_three(path):
+def _night_of_three(path, opened=0, synced=None):
     """Three players on one board (a bye each round); game 1 played and synced, games 2 and 3 not begun.
     Returns (the two who played, the one with the bye)."""
     con = db.connect(path)
-    clubdb.open_night(con, "Tuesday", ["Ann", "Bob", "Cy"], [BOARD], games=3, now=0)
+    clubdb.open_night(con, "Tuesday", ["Ann", "Bob", "Cy"], [BOARD], games=3, now=opened)
     _board, a, b = clubdb.schedule(con, 1)[0][0]
     db.note_board(con, {"board": BOARD})
     p = MatchPlayer(random.Random(5), (a, b), games=1)
     p.play(max_games=1)
-    db.add_events(con, BOARD, [{"seq": k + 1, "event": e} for k, e in enumerate(p.events)])
+    db.add_events(con, BOARD, [{"seq": k + 1, "event": e} for k, e in enumerate(p.events)], now=synced)
     replay.rebuild(con, BOARD)
     con.close()
     bye = ({"Ann", "Bob", "Cy"} - {a, b}).pop()
@@ -76,3 +76,14 @@ def test_a_player_with_no_finished_game_is_listed_last_with_no_place_as_the_page
     r = runner.invoke(app, ["club", "season", "--json", "--db", path])
     assert r.exit_code == 0, r.output
     assert sorted(row["player"] for row in json.loads(r.output)) == sorted(played)
+
+
+def test_a_game_synced_seconds_after_the_night_opened_is_the_nights_on_both(history_db):
+    # A night's opening time is kept to the second and more (a single-precision column would round a
+    # time of today by up to a minute, and drop the night's first games).
+    played, _bye = _night_of_three(history_db, opened=1754000070.0, synced=1754000075.0)
+    con = db.connect(history_db, readonly=True)
+    n, found, _problems = clubdb.results(con)
+    assert n["opened"] == 1754000070.0
+    assert [set(r["players"]) for r in found] == [set(played)]
+    con.close()

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from crib import commands
 from crib.cli import app
-from crib.store import db
+from crib.store import db, schema
 from sim.matchgen import MatchPlayer
 
 runner = CliRunner()
@@ -101,7 +101,7 @@ def test_export_csv_and_json(history):
     assert r.exit_code == 0
     with open(out) as f:
         data = json.load(f)
-    assert data["schema"] == db.SCHEMA_VERSION and len(data["games"]) == N_GAMES
+    assert data["schema"] == schema.VERSION and len(data["games"]) == N_GAMES
     assert sum(len(g["events"]) for g in data["games"]) >= len(history["events"]) - 40
     # No format: by the file's extension, else CSV (issue 12); both at once is an error.
     r = runner.invoke(app, ["export", "--db", history["db"]])

@@ -41,7 +41,7 @@ def board_events(url):
 
 
 def stored(con, board):
-    rows = con.execute("SELECT seq, event FROM events WHERE board=? ORDER BY seq", (board,))
+    rows = con.execute("SELECT seq, event FROM events WHERE board=$1 ORDER BY seq", (board,))
     return [(r[0], json.loads(r[1])) for r in rows]
 
 

@@ -9,7 +9,7 @@ from fakeport import FakePort
 from board import link as board_link
 from board.link import Link
 from crib.client import LinkClient, LinkError, Refused
-from crib.store import db
+from crib.store import db, schema
 from crib.sync import sync
 
 BOARD = b"\xe6\x61\x41\x04\x03\x2f\x12\x2b"
@@ -151,7 +151,7 @@ def test_schema_version_is_checked(tmp_path):
     path = str(tmp_path / "h.sqlite3")
     db.connect(path).close()
     con = sqlite3.connect(path)
-    assert con.execute("PRAGMA user_version").fetchone()[0] == db.SCHEMA_VERSION
+    assert con.execute("PRAGMA user_version").fetchone()[0] == schema.VERSION
     con.execute("PRAGMA user_version = 99")
     con.commit()
     con.close()

@@ -12,7 +12,7 @@ from board.journal import Journal
 from board.link import Link
 from crib.client import LinkClient
 from crib.replay import rebuild
-from crib.store import address, db, postgres, sqlite
+from crib.store import address, db, postgres, schema, sqlite
 from crib.sync import sync
 
 HEX = "e6614104032f122b"
@@ -110,12 +110,12 @@ def test_an_older_board_without_ack_or_aside_still_syncs(tmp_path, monkeypatch):
 def test_a_version_1_history_is_migrated_and_keeps_its_events(history_db):
     con = (postgres if address.is_url(history_db) else sqlite).connect(history_db)
     with con:
-        if db.dialect(con) == "sqlite":
-            con.executescript(db._SCHEMA)
+        for statement in schema.STEPS[con.dialect][1]:
+            con.execute(statement)
+        if con.dialect == "sqlite":
             con.execute("PRAGMA user_version = 1")
         else:  # as crib made it on PostgreSQL before schema 2
-            con.execute(db._PG_META)
-            con.executescript(db._schema("postgresql"))
+            con.execute(schema.PG_META)
             con.execute("INSERT INTO crib_meta(key, value) VALUES ('schema', 1)")
         con.execute("INSERT INTO boards(board, first_seen) VALUES ('b', 0)")
         con.execute("INSERT INTO events VALUES ('b', 1, 'setup', '{\"t\":\"setup\"}', 0)")

@@ -212,7 +212,7 @@ def test_a_board_id_that_is_not_hex_is_refused_at_hello(tmp_path, monkeypatch, b
 def stored_by_an_older_crib(con, names):
     """The games' names as a crib that took any set-up name stored them (the core holds them now)."""
     with con:
-        con.execute("UPDATE games SET names=?", (json.dumps(names),))
+        con.execute("UPDATE games SET names=$1", (json.dumps(names),))
 
 
 def test_markup_and_escapes_in_names_are_shown_as_text(tmp_path):

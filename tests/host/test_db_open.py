@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from crib.store import db
+from crib.store import db, schema
 
 HOST_TOOLS = os.path.join(os.path.dirname(__file__), "..", "..", "host_tools")
 TABLES = {"boards", "events", "games", "scores", "served_again", "quarantine"}
@@ -44,7 +44,7 @@ def test_laptops_opening_a_new_history_at_once_all_get_it(tmp_path):
         for p in procs:
             p.join()
         assert answers == ["ok"] * 3, (attempt, answers)
-        assert _tables(path) == (TABLES, db.SCHEMA_VERSION)
+        assert _tables(path) == (TABLES, schema.VERSION)
         db.connect(path).close()
 
 
@@ -76,16 +76,16 @@ def test_a_creation_killed_mid_way_is_finished_by_the_next_open(tmp_path, n):
     r = subprocess.run([sys.executable, "-c", KILLED_AT, path, str(n)], env=env, capture_output=True)
     assert r.returncode == -signal.SIGKILL, r.stderr  # it died as the n-th table was being made
     db.connect(path).close()
-    assert _tables(path) == (TABLES, db.SCHEMA_VERSION)
+    assert _tables(path) == (TABLES, schema.VERSION)
 
 
 def test_a_history_an_older_crib_left_half_made_is_finished(tmp_path):
     path = str(tmp_path / "h.sqlite3")
     con = sqlite3.connect(path)
-    con.execute(db._SCHEMA.split(";")[0])  # the boards table, committed alone, and no version
+    con.execute(schema.STEPS["sqlite"][1][0])  # the boards table, committed alone, and no version
     con.commit()
     con.close()
     con = db.connect(path)
     assert db.boards(con) == []
     con.close()
-    assert _tables(path) == (TABLES, db.SCHEMA_VERSION)
+    assert _tables(path) == (TABLES, schema.VERSION)

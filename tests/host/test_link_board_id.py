@@ -34,5 +34,5 @@ def test_each_sim_flash_is_its_own_board_on_the_laptop(tmp_path):
     boards = sorted(r[0] for r in con.execute("SELECT board FROM boards"))
     assert boards == sorted([a, b])
     for board in (a, b):  # each board's own journal, from seq 1
-        seqs = [r[0] for r in con.execute("SELECT seq FROM events WHERE board=? ORDER BY seq", (board,))]
+        seqs = [r[0] for r in con.execute("SELECT seq FROM events WHERE board=$1 ORDER BY seq", (board,))]
         assert seqs and seqs[0] == 1

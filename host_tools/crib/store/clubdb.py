@@ -3,44 +3,19 @@ import json
 import time
 
 from crib import club, untrusted
-from crib.store import db
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS club_nights (
-    id       INTEGER PRIMARY KEY,
-    name     TEXT NOT NULL,
-    opened   REAL NOT NULL,     -- games first stored after this belong to the night
-    games    INTEGER NOT NULL,  -- games each player plays
-    scoring  TEXT NOT NULL      -- JSON game points (club.rules)
-);
-CREATE TABLE IF NOT EXISTS club_tables (
-    night    INTEGER NOT NULL REFERENCES club_nights(id),
-    round    INTEGER NOT NULL,
-    tab      INTEGER NOT NULL,  -- table number: table 1 on the first board listed
-    board    TEXT NOT NULL,
-    a        TEXT NOT NULL,     -- the player in the board's first seat
-    b        TEXT NOT NULL,
-    PRIMARY KEY (night, round, board)
-);
-"""
+from crib.store import db, schema
 
 
 def ensure(con):
     """Add the club tables to a history database (they stand apart from the sync's schema version)."""
     with con:
-        con.executescript(_SCHEMA)
+        for statement in schema.CLUB:
+            con.execute(statement)
 
 
 def registered(con):
     """Whether the history has the club tables (a reader asks; only `crib club night` makes them)."""
-    if db.dialect(con) == "sqlite":
-        sql = "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='club_nights'"
-    else:
-        sql = (
-            "SELECT count(*) FROM information_schema.tables "
-            "WHERE table_schema = current_schema() AND table_name = 'club_nights'"
-        )
-    return con.execute(sql).fetchone()[0] > 0
+    return "club_nights" in con.tables()
 
 
 def board_ids(con, typed):
@@ -84,13 +59,13 @@ def open_night(con, name, players, boards, games, scoring="acc", seed=None, now=
     with con:
         night = 1 + (con.execute("SELECT max(id) FROM club_nights").fetchone()[0] or 0)
         con.execute(
-            "INSERT INTO club_nights(id, name, opened, games, scoring) VALUES (?,?,?,?,?)",
+            "INSERT INTO club_nights(id, name, opened, games, scoring) VALUES ($1, $2, $3, $4, $5)",
             (night, name, now, games, json.dumps(points)),
         )
         for k, tables in enumerate(rounds, 1):
             for tab, (board, (a, b)) in enumerate(zip(boards, tables, strict=False), 1):
                 con.execute(
-                    "INSERT INTO club_tables(night, round, tab, board, a, b) VALUES (?,?,?,?,?,?)",
+                    "INSERT INTO club_tables(night, round, tab, board, a, b) VALUES ($1, $2, $3, $4, $5, $6)",
                     (night, k, tab, board, a, b),
                 )
     return night
@@ -103,7 +78,7 @@ def night(con, night_id=None):
     if night_id is None:
         row = con.execute("SELECT * FROM club_nights ORDER BY id DESC LIMIT 1").fetchone()
     else:
-        row = con.execute("SELECT * FROM club_nights WHERE id=?", (night_id,)).fetchone()
+        row = con.execute("SELECT * FROM club_nights WHERE id=$1", (night_id,)).fetchone()
     if row is None:
         return None
     out = dict(row)
@@ -115,7 +90,7 @@ def schedule(con, night_id):
     """Rounds of [(board, a, b)] in table order."""
     rounds = {}
     for r in con.execute(
-        "SELECT round, board, a, b FROM club_tables WHERE night=? ORDER BY round, tab", (night_id,)
+        "SELECT round, board, a, b FROM club_tables WHERE night=$1 ORDER BY round, tab", (night_id,)
     ):
         rounds.setdefault(r["round"], []).append((r["board"], r["a"], r["b"]))
     return [rounds[k] for k in sorted(rounds)]
@@ -128,7 +103,7 @@ def _games_of(con, n, boards):
         if g["board"] not in boards or not g["over"]:
             continue
         row = con.execute(
-            "SELECT received FROM events WHERE board=? AND seq=?", (g["board"], g["first_seq"])
+            "SELECT received FROM events WHERE board=$1 AND seq=$2", (g["board"], g["first_seq"])
         ).fetchone()
         if row is None or row[0] < n["opened"]:
             continue
@@ -192,6 +167,6 @@ def season(con, drop_worst=0):
 
 def _counted(con, board, score):
     """What a hand counted, not what it pegged: a hand that goes out stops at the game hole."""
-    row = con.execute("SELECT event FROM events WHERE board=? AND seq=?", (board, score["seq"])).fetchone()
+    row = con.execute("SELECT event FROM events WHERE board=$1 AND seq=$2", (board, score["seq"])).fetchone()
     n = json.loads(row[0]).get("n") if row else None
     return max(score["points"], n) if isinstance(n, int) and not isinstance(n, bool) else score["points"]

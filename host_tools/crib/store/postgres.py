@@ -1,5 +1,12 @@
-# The history on a PostgreSQL server (psycopg 3) behind the calls it makes of sqlite3: rows read by
-# name and by position, `?` parameters, `with con:` as one transaction.
+# The history on a PostgreSQL server (psycopg 3): a connection with the calls the history makes of
+# sqlite3 (rows by name and by position, `with con:` as one transaction, PostgreSQL's own $1, $2, ...
+# parameters), the schema made or checked as it opens, and the server's failures said in one line.
+import sys
+
+from crib.store import address, schema
+from crib.store.schema import DbError
+
+_LOCK = 7373121  # pg_advisory_xact_lock key: laptops creating the schema at once take turns
 
 
 class Row:
@@ -32,7 +39,10 @@ def _row_factory(cursor):
 
 
 class PgConnection:
-    """psycopg 3 behind the calls the history makes of sqlite3, so one module serves both."""
+    """psycopg 3 behind the calls the history makes of sqlite3, so its queries serve both.
+
+    Its cursors are psycopg's raw ones: the statement goes to the server as written, with `$1, $2, ...`
+    bound by the server (psycopg reads no `%s` in it, so a `%` or `?` in a literal is only text)."""
 
     dialect = "postgresql"
 
@@ -45,25 +55,25 @@ class PgConnection:
             ) from None  # noqa: E501
 
         self.url = url
-        self._con = psycopg.connect(url, autocommit=True, row_factory=_row_factory)
+        self._con = psycopg.connect(
+            url, autocommit=True, row_factory=_row_factory, cursor_factory=psycopg.RawCursor
+        )
         self._tx = []
 
-    @staticmethod
-    def _sql(sql):
-        return sql.replace("%", "%%").replace("?", "%s")
-
     def execute(self, sql, params=()):
-        return self._con.execute(self._sql(sql), tuple(params))
+        return self._con.execute(sql, tuple(params))
 
     def executemany(self, sql, seq):
         cur = self._con.cursor()
-        cur.executemany(self._sql(sql), [tuple(p) for p in seq])
+        cur.executemany(sql, [tuple(p) for p in seq])
         return cur
 
-    def executescript(self, script):
-        for statement in script.split(";"):
-            if statement.strip():
-                self._con.execute(statement)
+    def tables(self):
+        """The names of the tables in the connection's schema."""
+        cur = self.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+        )
+        return {r[0] for r in cur}
 
     def __enter__(self):
         tx = self._con.transaction()
@@ -79,5 +89,48 @@ class PgConnection:
 
 
 def connect(url, readonly=False):
-    """A connection to `url`; a reader's is made read-only as its schema is checked."""
-    return PgConnection(url)
+    """A connection to `url`, read-only for a reader (it needs no right but SELECT)."""
+    con = PgConnection(url)
+    if readonly:
+        con.execute("SET default_transaction_read_only = on")
+    return con
+
+
+def prepare(con, url, readonly=False):
+    """`con` with the history's schema checked; a writer's made or migrated first, in one transaction
+    locked against laptops doing it at once. A reader makes nothing."""
+    where = address.describe(url)
+    if readonly:
+        if "crib_meta" not in con.tables():
+            raise DbError(schema.NO_HISTORY % where)
+        schema.check_version(where, _version(con))
+        return con
+    with con:
+        con.execute("SELECT pg_advisory_xact_lock($1)", (_LOCK,))
+        names = con.tables()
+        if "crib_meta" not in names:
+            if names & {"boards", "events", "games", "scores"}:
+                raise DbError("%s is not a crib database (it has tables but no schema version)" % where)
+            con.execute(schema.PG_META)
+            con.execute("INSERT INTO crib_meta(key, value) VALUES ('schema', 0)")
+        version = _version(con)
+        if version < schema.VERSION:
+            for statement in schema.steps("postgresql", version):
+                con.execute(statement)
+            version = schema.VERSION
+            con.execute("UPDATE crib_meta SET value=$1 WHERE key='schema'", (version,))
+    schema.check_version(where, version)
+    return con
+
+
+def _version(con):
+    return con.execute("SELECT value FROM crib_meta WHERE key='schema'").fetchone()[0]
+
+
+def trouble(e, where, url):
+    """A one-line message for the server's failure `e` on the history at `where`, or None if it is not one."""
+    psycopg = sys.modules.get("psycopg")
+    if psycopg is None or not isinstance(e, psycopg.Error):
+        return None
+    # The server's first line says it; the rest quotes the statement ("LINE 2: CREATE ...").
+    return "%s: %s" % (where, (address.scrub(e, url).splitlines() or [""])[0])

@@ -1,25 +1,49 @@
-# The history's connection API on SQLite and PostgreSQL: parameters, rows by name and position, transactions.
+# The history's connections on SQLite and PostgreSQL: parameters, rows by name and position, transactions,
+# and each statement read by its driver as written.
 import pytest
 
 from crib.store import address, postgres, sqlite
 
 
+def _raw(target):
+    """A connection with no schema made or checked."""
+    return (postgres if address.is_url(target) else sqlite).connect(target)
+
+
 def test_rows_parameters_and_transactions_read_the_same_on_both(history_db):
-    con = (postgres if address.is_url(history_db) else sqlite).connect(history_db)
-    con.executescript("CREATE TABLE t (k TEXT PRIMARY KEY, n INTEGER NOT NULL, x DOUBLE PRECISION);")
+    con = _raw(history_db)
+    con.execute("CREATE TABLE t (k TEXT PRIMARY KEY, n INTEGER NOT NULL, x DOUBLE PRECISION)")
     with con:
         con.executemany(
-            "INSERT INTO t(k, n, x) VALUES (?,?,?)", [("a", 1, 0.5), ("b%", 2, 1754000000.123456)]
+            "INSERT INTO t(k, n, x) VALUES ($1, $2, $3)", [("a", 1, 0.5), ("b%", 2, 1754000000.123456)]
         )
-    row = con.execute("SELECT k, n, x FROM t WHERE k=?", ("b%",)).fetchone()
+    row = con.execute("SELECT k, n, x FROM t WHERE k=$1", ("b%",)).fetchone()
     assert (row[0], row["n"], row["x"]) == ("b%", 2, 1754000000.123456)
     assert dict(zip(row.keys(), row, strict=True)) == {"k": "b%", "n": 2, "x": 1754000000.123456}
     with pytest.raises(ZeroDivisionError), con:
-        con.execute("INSERT INTO t(k, n) VALUES (?,?)", ("c", 3))
+        con.execute("INSERT INTO t(k, n) VALUES ($1, $2)", ("c", 3))
         raise ZeroDivisionError  # the transaction is rolled back: c is not kept
     assert [r[0] for r in con.execute("SELECT k FROM t ORDER BY k")] == ["a", "b%"]
-    cur = con.execute("INSERT INTO t(k, n) VALUES (?,?) ON CONFLICT DO NOTHING", ("a", 9))
+    cur = con.execute("INSERT INTO t(k, n) VALUES ($1, $2) ON CONFLICT DO NOTHING", ("a", 9))
     assert cur.rowcount == 0
+    con.close()
+
+
+# A literal holding what a text rewrite of the statement would take for its own: a qmark, a statement's
+# end, psycopg's %s, a parameter's $1.
+LITERAL = "who? me; 100%s of $1 -- or ?"
+
+
+def test_a_literal_that_looks_like_a_parameter_or_an_end_survives_on_both(history_db):
+    con = _raw(history_db)
+    con.execute("CREATE TABLE t (k TEXT, n INTEGER, note TEXT DEFAULT 'a; b ? c')")
+    with con:
+        con.execute("INSERT INTO t(k, n) VALUES ('who? me; 100%s of $1 -- or ?', $1)", (7,))
+        con.executemany("INSERT INTO t(k, n) VALUES ($1, $2)", [(LITERAL, 8)])
+    rows = con.execute(
+        "SELECT k, n, note FROM t WHERE k = 'who? me; 100%s of $1 -- or ?' AND n >= $1 ORDER BY n", (7,)
+    ).fetchall()
+    assert [tuple(r) for r in rows] == [(LITERAL, 7, "a; b ? c"), (LITERAL, 8, "a; b ? c")]
     con.close()
 
 
