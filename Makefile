@@ -77,16 +77,16 @@ typecheck: $(STAMP)
 	$(BIN)/pyright
 
 verify: $(STAMP)
-	$(BIN)/python bench/verify_all_hands.py
+	$(BIN)/python -m verify.all_hands
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
-# The expected crib of every discard, from first principles (bench/gen_cribtables.py, docs/advice.md),
+# The expected crib of every discard, from first principles (tools/gen/cribtables.py, docs/advice.md),
 # written to firmware/cribbage/cribtables.py, then set against the published tables.
 crib-tables: $(STAMP)
-	$(BIN)/python bench/gen_cribtables.py
-	$(BIN)/python bench/compare_cribtables.py
+	$(BIN)/python -m tools.gen.cribtables
+	$(BIN)/python -m verify.compare_cribtables
 
 # On the emulated Pico (../shared/rp2emu: MicroPython's RPI_PICO firmware on rp2040js; needs Node.js 18+).
 # Without it both say why and fail. tests/device/ is not collected by `make test` (not test_*.py).

@@ -12,7 +12,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(ROOT, "firmware"))
+sys.path[:0] = [ROOT, os.path.join(ROOT, "firmware")]
 sys.path.insert(0, HERE)
 
 from bench_scoring import PICO_FACTOR, _micropython  # noqa: E402
@@ -71,7 +71,7 @@ def main():
     if missed:
         print("GOAL MISSED: advice over %.1f s on the Pico estimate" % GOAL_S)
     try:
-        import gen_cribtables
+        from tools.gen import cribtables as gen_cribtables
     except ImportError as e:  # numpy is a dev dependency: say so rather than crash
         print("table build: skipped (%s)" % e)
         return 0

@@ -16,14 +16,14 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 FIRMWARE = os.path.join(ROOT, "firmware")
-sys.path.insert(0, FIRMWARE)
+sys.path[:0] = [ROOT, FIRMWARE]
 sys.path.insert(0, HERE)
 
-import reference_scorer  # noqa: E402
 from mp_scoring import deal  # noqa: E402
 
 from cribbage.show import score_show  # noqa: E402
 from cribbage.showtotal import show_total  # noqa: E402
+from verify import reference_scorer  # noqa: E402
 
 PICO_FACTOR = 150  # MicroPython unix on this machine -> RP2040 at 125 MHz (the team's agreed ratio)
 MP_GOAL = 400_000

@@ -81,8 +81,8 @@ def main():
     tables = len(showtables.RANK_POINTS) + len(showtables.DISPLACE)
     tables += len(cribbage.showtotal._HAND_FLUSH) + len(cribbage.showtotal._CRIB_FLUSH)
 
-    sys.path.append(here)
-    import reference_scorer
+    sys.path.append(here + "/..")
+    from verify import reference_scorer
 
     n_fast, n_slow = 200000, 4000
     cards = deal(n_fast)

@@ -26,7 +26,7 @@ def _splits(n, throw):
 
 
 # form -> (cards dealt, cards thrown, own-crib table's offset in TABLES, other-crib table's, splits);
-# the tables in TABLES' order (bench/gen_cribtables.py): six-card dealer, pone (169 entries each),
+# the tables in TABLES' order (tools/gen/cribtables.py): six-card dealer, pone (169 entries each),
 # five-card dealer, pone (169), three-handed own, other (13), four-handed own side, other (13).
 _FORMS = {
     "six": (6, 2, 0, 338, _splits(6, 2)),

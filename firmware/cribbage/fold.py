@@ -11,7 +11,7 @@ except ImportError:  # CPython: const(x) is just x
     const = int  # type: ignore
 
 # The record types as constants the compiler folds into the code (the values: cribbage/records.py).
-# ---- record types: written by bench/gen_records.py from cribbage/records.py; do not edit ----
+# ---- record types: written by tools/gen/records.py from cribbage/records.py; do not edit ----
 _CUT = const(1)
 _DEALER = const(2)
 _PEG = const(3)

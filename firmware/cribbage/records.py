@@ -88,7 +88,7 @@ def event_of(b, i, players, hand_size):
 
 # A position p is in chunk p >> _SHIFT, at byte p & _MASK: the one place the chunk size is set (fold.py
 # and checks.py read the chunks in the boot replay's hot path through const copies of these two,
-# written by bench/gen_records.py).
+# written by tools/gen/records.py).
 _SHIFT = const(8)
 _MASK = const(255)
 

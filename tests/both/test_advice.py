@@ -1,11 +1,10 @@
 # Discard advice: exact expected hands against an exhaustive count, rankings, tables, refusals.
-import reference_scorer
-
 from check import message, raises
 from cribbage import cribtables
 from cribbage.advice import Advisor, crib_entry, hundredths_text, three_total
 from cribbage.cards import format_cards, parse_cards
 from cribbage.errors import CardError, CribError
+from verify import reference_scorer
 
 RANKS = "A23456789TJQK"
 

@@ -1,11 +1,10 @@
 # The show: every scoring rule of docs/rules.md by hand, the spoken count, refusals, fast path.
-import reference_scorer
-
 from check import message, raises
 from cribbage.cards import parse_card, parse_cards
 from cribbage.errors import CardError, CribError
 from cribbage.show import score_show
 from cribbage.showtotal import score_total, show_total
+from verify import reference_scorer
 
 
 def kinds(show):
@@ -341,7 +340,7 @@ def test_fixed_sample_of_all_hands_fast_itemised_and_reference_agree():
             assert t == reference_scorer.score(hand, s, crib), (hand, s, crib)
             assert t == score_show(hand, s, crib).total, (hand, s, crib)
             hist[t] = hist.get(t, 0) + 1
-    # Pinned when bench/verify_all_hands.py had matched the published tables over every combination.
+    # Pinned when verify/all_hands.py had matched the published tables over every combination.
     assert hist_hand == {
         0: 90,
         1: 7,

@@ -1,11 +1,11 @@
 # `crib advise`: the ranked discards as the issue specifies them, the tables, and refusals.
 import json
 
-import reference_scorer
 from typer.testing import CliRunner
 
 from crib.cli import app
 from cribbage.cards import RANKS, parse_cards
+from verify import reference_scorer
 
 runner = CliRunner()
 

@@ -1,9 +1,9 @@
 # The crib tables' generator scores as the firmware does, and the committed tables sit near the published.
-import compare_cribtables
-import gen_cribtables
 import numpy as np
 
 from cribbage.show import score_show
+from tools.gen import cribtables as gen_cribtables
+from verify import compare_cribtables
 
 
 def test_the_generators_scorer_agrees_with_the_itemised_show():

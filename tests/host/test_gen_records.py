@@ -1,10 +1,10 @@
 # Record-type values live in one place (cribbage/records.py, issue 10 item 4); the const copies the fold and
-# the boot replay's shortcut need are written by bench/gen_records.py and must be up to date.
-import gen_records
+# the boot replay's shortcut need are written by tools/gen/records.py and must be up to date.
+from tools.gen import records as gen_records
 
 
 def test_the_const_copies_are_written_from_records_py():
-    assert gen_records.main(["--check"]) == 0, "run: python bench/gen_records.py"
+    assert gen_records.main(["--check"]) == 0, "run: python -m tools.gen.records"
 
 
 def test_a_changed_value_makes_the_copies_stale():

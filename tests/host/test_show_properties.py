@@ -1,6 +1,5 @@
 # Properties of the show (hypothesis): order, suits, items, crib vs hand, reference and fast path agree.
 import pytest
-import reference_scorer
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -8,6 +7,7 @@ from cribbage.cards import JACK, format_cards, parse_cards, pip
 from cribbage.errors import CardError
 from cribbage.show import _WORDS, score_show
 from cribbage.showtotal import score_total, show_total
+from verify import reference_scorer
 
 five_cards = st.lists(st.integers(0, 51), min_size=5, max_size=5, unique=True)
 suit_maps = st.permutations([0, 1, 2, 3])

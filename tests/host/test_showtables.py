@@ -1,9 +1,8 @@
-# The committed rank table is exactly what bench/gen_showtables.py generates, and it is right.
+# The committed rank table is exactly what tools/gen/showtables.py generates, and it is right.
 import os
 
-import gen_showtables
-
 from cribbage import showtables
+from tools.gen import showtables as gen_showtables
 
 TABLES = os.path.join(os.path.dirname(__file__), "..", "..", "firmware", "cribbage", "showtables.py")
 
@@ -11,7 +10,7 @@ TABLES = os.path.join(os.path.dirname(__file__), "..", "..", "firmware", "cribba
 def test_committed_module_equals_a_fresh_generation():
     with open(TABLES) as f:
         committed = f.read()
-    assert committed == gen_showtables.render(), "run: .venv/bin/python bench/gen_showtables.py"
+    assert committed == gen_showtables.render(), "run: .venv/bin/python -m tools.gen.showtables"
 
 
 def test_every_rank_multiset_reads_its_points_from_the_table():

@@ -1,27 +1,20 @@
 # Our crib tables against the published ones: median and largest difference per table (CPython).
-"""Usage: python bench/compare_cribtables.py   (also run by `make crib-tables`)
+"""Usage: python -m verify.compare_cribtables   (also run by `make crib-tables`)
 
 Also compares the published tables with each other, the yardstick the issue sets ("they agree to
 about 0.1-0.2 points per discard").
 """
 
-import os
 import statistics
-import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "firmware"))
-sys.path.insert(0, HERE)
-
-from published_cribtables import (  # noqa: E402
+from cribbage.advice import crib_entry
+from verify.published_cribtables import (
     COMPARISONS,
     CRIBBAGE_PRO_DEALER,
     HESSEL_PONE,
     SCHELL_DEALER,
     SCHELL_PONE,
 )
-
-from cribbage.advice import crib_entry  # noqa: E402
 
 RANKS = "A23456789TJQK"
 

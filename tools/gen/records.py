@@ -3,14 +3,14 @@
 only within the module that defines it, and the boot replay's hot functions (fold.py, checks.py) cannot
 afford a global lookup per record, so each keeps a private copy (`_LAY = const(7)`) in a block this
 script writes between its markers. Change a value in records.py, then run
-`python bench/gen_records.py`; tests/host/test_gen_records.py fails while a copy is stale.
+`python -m tools.gen.records`; tests/host/test_gen_records.py fails while a copy is stale.
 """
 
 import os
 import re
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RECORDS = os.path.join(ROOT, "firmware", "cribbage", "records.py")
 # module -> the record types it folds
 USERS = {
@@ -23,7 +23,7 @@ USERS = {
 }
 # Record types records.py keeps private (`_NAME`: no module global, one interned name less).
 PRIVATE = ("NAME", "ADVICE", "SHIFT", "MASK")  # SHIFT, MASK: the log's chunk arithmetic (records.Log)
-BEGIN = "# ---- record types: written by bench/gen_records.py from cribbage/records.py; do not edit ----\n"
+BEGIN = "# ---- record types: written by tools/gen/records.py from cribbage/records.py; do not edit ----\n"
 END = "# ---- end of the record types ----\n"
 
 

@@ -2,7 +2,7 @@
 # compare both score distributions with the published ones, count by count.
 """Every combination is scored by the firmware's own fast path (cribbage.showtotal.show_total), no
 symmetry shortcuts; a fixed sample (every 997th combination) is also scored by the itemised path
-and by the reference scorer in bench/, and all three must agree.
+and by the reference scorer (verify/reference_scorer.py), and all three must agree.
 
 Published distributions:
 - hand: Steven S. Lumetta, "Amusing Cribbage Facts" (2007), the table quoted by Wikipedia's
@@ -14,18 +14,12 @@ Published distributions:
   and as crib, turns the published hand table into the crib table (derive_crib_from_hand).
 """
 
-import os
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "firmware"))
-sys.path.insert(0, HERE)
-
-import reference_scorer  # noqa: E402
-
-from cribbage.show import score_show  # noqa: E402
-from cribbage.showtotal import show_total  # noqa: E402
+from cribbage.show import score_show
+from cribbage.showtotal import show_total
+from verify import reference_scorer
 
 TOTAL = 12994800
 
