@@ -1,11 +1,6 @@
-# `crib score`: count one hand itemised, or score many hands from stdin, one total a line.
+# `crib score`'s counting: one hand itemised, or many hands from a stream, one total a line.
 import json
-import sys
-from typing import Annotated
 
-import typer
-from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 from cribbage.errors import CribError
@@ -13,7 +8,8 @@ from cribbage.show import score_show
 from cribbage.showtotal import score_total
 
 
-def _itemised(show, console):
+def print_itemised(show, console):
+    """The show as a table of its counts, the total and the words a player says."""
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     table.add_column("count")
     table.add_column("cards")
@@ -114,56 +110,3 @@ def score_stream(lines, out, err, crib=False, five_card=False, as_json=False):
         out.write(json.dumps({"line": n, "error": problem}) + "\n" if as_json else "-\n")
         err.write("crib score: line %d: %s\n" % (n, problem))
     return bad
-
-
-def score(
-    cards: Annotated[
-        list[str] | None, typer.Argument(help="the hand's cards, e.g. 5H 5C 5S JD (none: read stdin)")
-    ] = None,
-    starter: Annotated[
-        str | None, typer.Option("--starter", "-s", help="the starter (turn-up) card, e.g. 5D")
-    ] = None,
-    crib: Annotated[bool, typer.Option("--crib", help="score a crib: only 5-card flushes")] = False,
-    five_card: Annotated[bool, typer.Option("--five-card", help="five-card game: hands of 3")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="JSON (one object a line from stdin)")] = False,
-):
-    """Count a hand or crib with its starter: every fifteen, pair, run, flush and nobs, then the total.
-
-    With no cards: read one hand a line from stdin, the starter last, an optional trailing word crib.
-    Prints one total a line; a bad line is reported on stderr with its number, the rest still scored.
-    Example lines: "5H 5C 5S JD 5D", "2H 4H 6H 8H KH crib". Exit status 1 if any line was bad.
-    """
-    if not cards:
-        bad = score_stream(sys.stdin, sys.stdout, sys.stderr, crib, five_card, as_json)
-        sys.stdout.flush()
-        if bad:
-            raise typer.Exit(1)
-        return
-    if starter is None:
-        # Like a stdin line: the last card is the starter, but only when the count says so: with
-        # one card short (5H 5C 5S JD) the last card would silently become the starter.
-        want = 3 if five_card else 4
-        if len(cards) != want + 1:
-            _fail(
-                "%d cards: give the hand's %d cards and the starter last (%d cards), or the starter "
-                "with --starter" % (len(cards), want, want + 1)
-            )
-        cards, starter = cards[:-1], cards[-1]
-    try:
-        show = score_show(cards, starter, crib, five_card)
-    except CribError as e:
-        _fail(str(e))
-    if as_json:
-        sys.stdout.write(json.dumps(show.to_dict()) + "\n")
-    else:
-        _itemised(show, Console(highlight=False))
-
-
-def _fail(msg):
-    Console(stderr=True, highlight=False).print("[bold red]crib score:[/] %s" % escape(msg))
-    raise typer.Exit(2)
-
-
-def register(app):
-    """Add `crib score` to the typer app (cli.py calls this once)."""
-    app.command("score")(score)

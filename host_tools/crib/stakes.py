@@ -1,7 +1,6 @@
-# `crib stakes`: a ledger for those who play for points or pennies, from the history and laptop settings.
+# `crib stakes`' ledger for those who play for points or pennies, from the history and laptop settings.
 import json
 import os
-from typing import Annotated
 
 from crib.stats import key
 from crib.store import db
@@ -86,68 +85,3 @@ def ledger(con, st):
         balance[pair] = round(balance.get(pair, 0.0) + (pay if key(win) == pair[0] else -pay), 2)
         rows.append((g, win, lose, pay, pair, balance[pair]))
     return rows
-
-
-def register(app):
-    """Add `crib stakes` to the typer app (cli.py calls this once)."""
-    import typer
-    from rich.console import Console
-    from rich.table import Table
-
-    from crib.report import when
-    from crib.untrusted import shown
-
-    @app.command("stakes")
-    def stakes_cmd(
-        set_: Annotated[
-            list[str] | None,
-            typer.Option(
-                "--set", help="NAME=VALUE: per_game, per_point, skunk, double, unit (kept on this laptop)"
-            ),
-        ] = None,
-        db_path: Annotated[str | None, typer.Option("--db", help="the history database")] = None,
-    ):
-        """A stakes ledger: what each finished game cost its loser (per game and per point, skunk and
-        double skunk multipliers) and the running balance of each pair of players."""
-        console = Console(highlight=False)
-        path = settings_path(db_path)
-        try:
-            st = change(path, set_) if set_ else load(path)
-        except (ValueError, OSError) as e:
-            Console(stderr=True).print("[bold red]crib:[/] %s" % shown(str(e), 200))
-            raise typer.Exit(2) from None
-        try:
-            con = db.connect(db_path, readonly=True)
-        except db.DbError as e:
-            Console(stderr=True).print("[bold red]crib:[/] %s" % shown(str(e), 400))
-            raise typer.Exit(4) from None
-        unit = shown(st["unit"])
-        console.print(
-            "stakes: %s%g a game, %s%g a point short, skunk x%g, double skunk x%g (%s)"
-            % (unit, st["per_game"], unit, st["per_point"], st["skunk"], st["double"], shown(path, 200))
-        )
-        rows = ledger(con, st)
-        t = Table("game", "played", "winner", "loser", "score", "skunk", "pays", "balance", title="ledger")
-        final = {}
-        for g, win, lose, pay, pair, bal in rows:
-            names = {key(win): win, key(lose): lose}
-            final[pair] = (names[pair[0]], names[pair[1]], bal)
-            who = (
-                "%s owes %s %s%.2f" % (shown(names[pair[1]]), shown(names[pair[0]]), unit, bal)
-                if bal >= 0
-                else "%s owes %s %s%.2f" % (shown(names[pair[0]]), shown(names[pair[1]]), unit, -bal)
-            )
-            t.add_row(
-                str(g["id"]),
-                when(db.game_times(con, g)[0]),
-                shown(win),
-                shown(lose),
-                "-".join(str(f) for f in g["final"]),
-                g["skunk"][1 - g["winner"]],
-                "%s%.2f" % (unit, pay),
-                who,
-            )
-        console.print(t)
-        for a, b, bal in final.values():
-            owes, to = (b, a) if bal >= 0 else (a, b)
-            console.print("%s owes %s %s%.2f" % (shown(owes), shown(to), unit, abs(bal)))

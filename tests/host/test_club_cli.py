@@ -3,11 +3,10 @@ from rich.console import Console
 from test_crib_untrusted import BOARD, clean, history
 from typer.testing import CliRunner
 
-from crib import clubcli
-from crib.cli import app
+from crib.cli import app, common
 
 runner = CliRunner()
-clubcli.console = Console(width=200)
+common.console = Console(width=200)
 
 
 def _nights(con):

@@ -6,8 +6,8 @@ import random
 from rich.console import Console
 from typer.testing import CliRunner
 
-from crib import clubcli, replay
-from crib.cli import app
+from crib import replay
+from crib.cli import app, common
 from crib.serve import Room
 from crib.store import clubdb, db
 from sim.matchgen import MatchPlayer
@@ -37,7 +37,7 @@ def test_a_player_with_no_finished_game_is_listed_last_with_no_place_as_the_page
 ):
     path = str(tmp_path / "night.sqlite3")
     played, bye = _night_of_three(path)
-    monkeypatch.setattr(clubcli, "console", Console(width=200))
+    monkeypatch.setattr(common, "console", Console(width=200))
 
     r = runner.invoke(app, ["club", "standings", "--json", "--db", path])
     assert r.exit_code == 0, r.output

@@ -11,15 +11,14 @@ from boards import LinkServer, played, write_journal
 from rich.console import Console
 from typer.testing import CliRunner
 
-from crib import commands
-from crib.cli import app
+from crib.cli import app, common
 from crib.store import db, schema
 from sim.matchgen import MatchPlayer
 
 runner = CliRunner()
 # Wide consoles, so table cells and messages are not wrapped in the captured output.
-commands.console = Console(width=200)
-commands.err = Console(width=200, stderr=True)
+common.console = Console(width=200)
+common.err = Console(width=200, stderr=True)
 N_GAMES = 12
 
 

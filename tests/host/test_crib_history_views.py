@@ -10,8 +10,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from board.link import Link
-from crib import clubcli, commands
-from crib.cli import app
+from crib.cli import app, common
 from crib.client import LinkClient
 from crib.replay import rebuild
 from crib.store import clubdb, db
@@ -24,9 +23,8 @@ runner = CliRunner()
 
 def _wide(monkeypatch):
     # Wide consoles, so table rows and messages are not wrapped in the captured output.
-    monkeypatch.setattr(commands, "console", Console(width=200))
-    monkeypatch.setattr(commands, "err", Console(width=200, stderr=True))
-    monkeypatch.setattr(clubcli, "console", Console(width=200))
+    monkeypatch.setattr(common, "console", Console(width=200))
+    monkeypatch.setattr(common, "err", Console(width=200, stderr=True))
 
 
 def _sync(con, board_id, events):

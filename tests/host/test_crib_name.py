@@ -5,7 +5,7 @@ import pytest
 from scenario import Scenario
 from typer.testing import CliRunner
 
-from crib import commands
+from crib import ports as crib_ports
 from crib.cli import app
 
 runner = CliRunner()
@@ -74,7 +74,7 @@ def board(monkeypatch):
         ports.append(BoardPort(s, *plan))
         return ports[-1]
 
-    monkeypatch.setattr(commands.ports, "open_port", open_port)
+    monkeypatch.setattr(crib_ports, "open_port", open_port)
     yield s, ports, plan
     s.close()
 

@@ -9,12 +9,12 @@ from boards import LinkServer, Sim, played, write_journal
 from rich.console import Console
 from typer.testing import CliRunner
 
-from crib import commands, ports, share
-from crib.cli import app
+from crib import ports, share
+from crib.cli import app, common
 
 runner = CliRunner()
-commands.console = Console(width=200)
-commands.err = Console(width=200, stderr=True)
+common.console = Console(width=200)
+common.err = Console(width=200, stderr=True)
 
 
 @pytest.fixture

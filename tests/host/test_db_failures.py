@@ -12,13 +12,13 @@ from rich.console import Console
 from test_crib_untrusted import BOARD, clean, history, with_port
 from typer.testing import CliRunner
 
-from crib import commands, export
-from crib.cli import app
+from crib import export
+from crib.cli import app, common
 from crib.store import db, sqlite
 from cribbage import events
 
 runner = CliRunner()
-commands.err = Console(width=300, stderr=True)
+common.err = Console(width=300, stderr=True)
 PAGE = 4096
 
 

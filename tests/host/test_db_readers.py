@@ -10,17 +10,15 @@ from test_crib_untrusted import BOARD, clean, history
 from test_serve_room import _get, _stop, _thread_server
 from typer.testing import CliRunner
 
-from crib import clubcli, commands
-from crib.cli import app
+from crib.cli import app, common
 from crib.replay import rebuild
 from crib.serve import Room, build
 from crib.store import clubdb, db
 from cribbage import events
 
 runner = CliRunner()
-clubcli.console = Console(width=200)
-commands.console = Console(width=200)
-commands.err = Console(width=200, stderr=True)
+common.console = Console(width=200)
+common.err = Console(width=200, stderr=True)
 READS = (["games"], ["stats"], ["show", "1"], ["export", "--csv"], ["club", "standings"], ["club", "season"])
 
 

@@ -110,3 +110,16 @@ def test_what_the_sim_imports_is_in_its_requirements():
     # mpremote brings pyserial and platformdirs itself; setuptools is in every venv (its .pth hook).
     assert used - set(group("sim")) <= {"pyserial", "platformdirs", "setuptools"}
     assert "mpremote" in used
+
+
+def test_every_crib_package_is_listed_for_the_wheel():
+    """`pip install .` ships what the checkout runs: each package under host_tools/crib is listed."""
+    listed = set(PYPROJECT["tool"]["setuptools"]["packages"])
+    base = os.path.join(ROOT, "host_tools")
+    found = {
+        os.path.relpath(folder, base).replace(os.sep, ".")
+        for folder, _dirs, files in os.walk(os.path.join(base, "crib"))
+        if "__init__.py" in files
+    }
+    assert {"crib", "crib.cli"} <= found
+    assert found <= listed, "pyproject.toml's packages miss %s" % sorted(found - listed)

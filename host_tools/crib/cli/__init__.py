@@ -1,4 +1,4 @@
-# The `crib` command line: one typer app, one sub-command per user task.
+# The `crib` command line: one typer app made of one typer app a subject (board, history, club, ...).
 import typer
 
 app = typer.Typer(help="cribboard laptop tool", no_args_is_help=True, add_completion=False)
@@ -9,31 +9,19 @@ def _root():
     """Score hands, sync games from the board, watch it live, plot and deploy."""
 
 
-# The board-facing commands (ports, link, sync, watch, games, show, stats, plot, export, deploy, sim).
-from crib import commands as _board_commands  # noqa: E402
+from crib.cli import board, club, hands, history, serve  # noqa: E402
+from crib.tools import repo_root  # noqa: E402
 
-_board_commands.register(app)
+app.add_typer(board.app)  # ports, name, sync, watch, link ...
+app.add_typer(history.app)  # games, show, stats, plot, export, stakes
+if repo_root() is not None:
+    # A pip-installed crib has no firmware or tools/ beside it: it does not offer what it cannot do.
+    from crib.cli import tools  # noqa: E402
 
-# `crib score`: count hands with the same core the board runs.
-from crib import score as _score  # noqa: E402
-
-_score.register(app)
-
-# `crib club`: a club night's rounds, standings and scorecards from the boards' games.
-from crib import clubcli as _club  # noqa: E402
-
-_club.register(app)
-_club.register_serve(app)
-
-# `crib advise`: rank the discards of a dealt hand, as the board's advice shows them.
-from crib import advise as _advise  # noqa: E402
-
-_advise.register(app)
-
-# `crib stakes`: a ledger of what games cost, from the history and this laptop's settings.
-from crib import stakes as _stakes  # noqa: E402
-
-_stakes.register(app)
+    app.add_typer(tools.app)  # deploy, sim
+app.add_typer(hands.app)  # score, advise
+app.add_typer(serve.app)  # serve
+app.add_typer(club.app, name="club")
 
 
 # typer 0.29 prints a type after every option, `<bool>` after flags and --help too: a flag takes

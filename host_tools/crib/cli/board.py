@@ -1,0 +1,260 @@
+# `crib ports`, `name`, `sync` (and --follow), `watch` and `crib link ...`: the commands that talk to a board.
+import json
+import sys
+import time
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from crib import ports, share
+from crib.cli import common
+from crib.cli.common import PORT_HELP, fail, plural
+from crib.client import LinkError
+from crib.untrusted import shown
+
+app = typer.Typer()
+link_app = typer.Typer(
+    help="talk to the board's link directly (hello, state, events, subscribe)", no_args_is_help=True
+)
+
+
+@app.command("ports")
+def ports_cmd(timeout: float = typer.Option(2.0, help="seconds to wait for each board's hello")):
+    """List the boards plugged in over USB (Raspberry Pi vendor id 0x2E8A) and the running simulators,
+    each with its board id (asked through its hub: a crib watching it is not disturbed)."""
+    found = ports.boards()
+    sims = ports.simulators()
+    if not found and not sims:
+        common.console.print(
+            "no board found (USB vendor 2e8a) and no simulator on socket://127.0.0.1:%s "
+            "(make sim starts one)"
+            % "..".join(str(p) for p in sorted({ports.SIM_PORTS[0], ports.SIM_PORTS[-1]})),
+            markup=False,
+        )
+        raise typer.Exit(1)
+    for p in found:
+        common.console.print("%s  %s" % (ports.describe(p), _board_id(p.device, timeout)), markup=False)
+    for url in sims:
+        common.console.print(
+            "%s  %s  the simulator (make sim)" % (url, _board_id(url, timeout)), markup=False
+        )
+
+
+def _board_id(target, timeout):
+    """'board ID' from the board's hello, or why there is none (busy, at the REPL prompt, ...)."""
+    try:
+        c = share.connect(target, timeout)
+    except (ports.PortError, LinkError) as e:
+        return "(no board id: %s)" % shown(str(e), 200)
+    try:
+        return "board %s" % shown(c.hello["board"])
+    finally:
+        c.close()
+
+
+@link_app.command("hello")
+def link_hello(
+    port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
+    timeout: float = typer.Option(2.0, help="seconds to wait for each answer"),
+):
+    """The board's protocol and firmware version, id and game form."""
+    c = common.client(port, timeout)
+    common.console.print_json(json.dumps(c.hello))
+
+
+@link_app.command("state")
+def link_state(
+    port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP), timeout: float = typer.Option(2.0)
+):
+    """The current derived state of the board's match, as JSON."""
+    c = common.client(port, timeout)
+    try:
+        common.console.print_json(json.dumps(c.state()))
+    except LinkError as e:
+        fail(str(e), 3)
+
+
+@link_app.command("events")
+def link_events(
+    start: int = typer.Option(0, "--from", help="first sequence number"),
+    limit: int = typer.Option(64, help="events a page (1..64)"),
+    port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
+    timeout: float = typer.Option(2.0),
+):
+    """Events from a sequence number, one JSON line each (every page until the end)."""
+    c = common.client(port, timeout)
+    try:
+        for page in c.iter_pages(start, limit):
+            for item in page["events"]:
+                sys.stdout.write(json.dumps(item, separators=(",", ":")) + "\n")
+    except LinkError as e:
+        fail(str(e), 3)
+
+
+@link_app.command("subscribe")
+def link_subscribe(
+    start: int = typer.Option(None, "--from", help="replay from this seq first"),
+    seconds: float = typer.Option(None, help="stop after this long (default: Ctrl-C)"),
+    port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
+    timeout: float = typer.Option(2.0),
+):
+    """Print the board's pushes (events, proposal verdicts) as JSON lines as they happen."""
+    c = common.client(port, timeout)
+    end = None if seconds is None else time.monotonic() + seconds
+    try:
+        c.subscribe(start)
+        while end is None or time.monotonic() < end:
+            push = c.next_push(0.5)
+            if push is not None:
+                sys.stdout.write(json.dumps(push, separators=(",", ":")) + "\n")
+                sys.stdout.flush()
+    except KeyboardInterrupt:
+        pass
+    except LinkError as e:
+        fail(str(e), 3)
+
+
+@link_app.command("propose")
+def link_propose(
+    event: str = typer.Argument(..., help='the event, e.g. {"t":"fix","s":0,"n":-2}'),
+    note: str = typer.Option("", help="a few words for the board's display"),
+    wait: float = typer.Option(60.0, help="seconds to wait for OK/UNDO on the board"),
+    port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
+    timeout: float = typer.Option(2.0),
+):
+    """Ask the board for a change (a correction): it applies only when a player presses OK."""
+    try:
+        ev = json.loads(event)
+    except ValueError:
+        fail("the event is not JSON: %s" % event)
+    _propose_and_wait(ev, note, wait, port, timeout)
+
+
+def _propose_and_wait(ev, note, wait, port, timeout):
+    # The board shows the proposal in its own words and applies it only on OK there.
+    c = common.client(port, timeout)
+    try:
+        pid = c.request("propose", event=ev, note=note).get("pending")
+    except LinkError as e:
+        fail(str(e), 3)
+    common.console.print(
+        "request %s is on the board's display: press OK there to apply, UNDO to refuse" % shown(pid)
+    )
+    end = time.monotonic() + wait
+    try:
+        while time.monotonic() < end:
+            push = c.next_push(0.5)
+            if push and push.get("push") == "pending" and push.get("pid") == pid:
+                why = ": %s" % push["error"] if push.get("error") else ""
+                common.console.print(shown("%s%s" % (push.get("status"), why), 200))
+                raise typer.Exit(0 if push.get("status") == "applied" else 1)
+        c.request("cancel", pending=pid)
+    except LinkError as e:
+        fail("%s (the request may still be on the board's display: OK there applies it)" % e, 3)
+    fail("nobody answered on the board within %.0f s: request withdrawn" % wait, 1)
+
+
+@app.command("name")
+def name_cmd(
+    player: int = typer.Argument(..., help="the player as the board numbers them: 1 for P1, 2 for P2"),
+    name: str = typer.Argument(..., help="1-12 letters, digits or ASCII signs (the display's font)"),
+    wait: float = typer.Option(60.0, help="seconds to wait for OK/UNDO on the board"),
+    port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
+    timeout: float = typer.Option(2.0),
+):
+    """Name a player on the board: shown on its display and kept in the history from that game on,
+    once a player presses OK there (UNDO refuses)."""
+    from cribbage import events
+
+    if player < 1:
+        fail("players are numbered from 1 (P1), not %d" % player)
+    _propose_and_wait(events.name(player - 1, name), "crib name", wait, port, timeout)
+
+
+@app.command("sync")
+def sync_cmd(
+    port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
+    db_path: str = typer.Option(None, "--db", help=common.DB_HELP),
+    timeout: float = typer.Option(2.0, help="seconds to wait for each answer"),
+    follow: bool = typer.Option(
+        False,
+        "--follow",
+        help="then keep the history current as the board plays (Ctrl-C stops; for crib serve)",
+    ),
+):
+    """Copy the board's new events into the history and replay every game with the core."""
+    from crib.replay import rebuild
+    from crib.sync import sync
+
+    con = common.open_db(db_path, readonly=False)
+    c = common.client(port, timeout)
+    board = c.hello["board"]
+    cols = (
+        TextColumn("sync %s" % shown(board)),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("events"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*cols, console=common.err, transient=False) as bar:
+        task = bar.add_task("sync", total=None)
+        c.on_wait = bar.console.print  # another crib's sync of this board goes first
+
+        def progress(done, end, start=[None]):  # noqa: B006 (first call's seq, kept across calls)
+            if start[0] is None:
+                start[0] = done
+            bar.update(task, total=max(0, end - start[0]), completed=max(0, done - start[0]))
+
+        try:
+            report = sync(c, con, progress=progress)
+        except LinkError as e:
+            # what arrived is replayed now: the games are current whatever the next try brings
+            stored = getattr(e, "report", None)
+            if stored is not None:
+                rebuild(con, board, stored.changed)
+            fail("%s (what arrived is kept: run crib sync again to resume)" % e, 3)
+        except KeyboardInterrupt:
+            fail("interrupted (what arrived is kept: run crib sync again to resume)", 130)
+    console = common.console
+    console.print(shown(str(report), 400))
+    games, orphans, _m = rebuild(con, board, report.changed)  # the matches that changed only
+    flagged = [g for g in games if g.flags]
+    console.print("%s replayed with the core, %d flagged" % (plural(len(games), "game"), len(flagged)))
+    if orphans:
+        console.print(
+            "[yellow]%s before the first match set-up could not be replayed[/]"
+            % plural(len(orphans), "event")
+        )
+    for g in flagged:
+        for f in g.flags:
+            console.print("[yellow]flag[/] match %d game %d: %s" % (g.match_no, g.game_no, shown(f, 200)))
+    if follow:
+        from crib.follow import follow as follow_board
+
+        console.print("following the board: Ctrl-C stops")
+        try:
+            follow_board(c, con, say=console.print, reopen=lambda: common.told(share.connect(port, timeout)))
+        except KeyboardInterrupt:
+            pass
+        except LinkError as e:
+            fail("%s (what arrived is kept: run crib sync --follow again)" % e, 3)
+
+
+@app.command("watch")
+def watch_cmd(
+    port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP), timeout: float = typer.Option(2.0)
+):
+    """Show the board live in the terminal: pegs, scores, match points, the last count."""
+    from crib.watch import watch
+
+    c = common.client(port, timeout)
+
+    try:
+        watch(c, common.console, reopen=lambda: share.connect(port, timeout))
+    except KeyboardInterrupt:
+        pass
+    except LinkError as e:
+        fail("%s" % e, 3)
+
+
+app.add_typer(link_app, name="link")
