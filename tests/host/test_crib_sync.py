@@ -1,7 +1,12 @@
 # `crib sync` against the real link handler in-process: idempotent, resumable, paged, schema-versioned.
 import json
+import os
 import sqlite3
 
+import platformdirs
+import platformdirs.macos
+import platformdirs.unix
+import platformdirs.windows
 import pytest
 from both.linkfakes import journal, matches, new_match, pegs
 from fakeport import FakePort
@@ -166,13 +171,23 @@ def test_schema_version_is_checked(tmp_path):
         db.connect(other)
 
 
-def test_default_path_follows_the_platform():
-    assert db.default_path({"HOME": "/h"}, "linux") == "/h/.local/share/cribboard/crib.sqlite3"
-    assert db.default_path({"HOME": "/h", "XDG_DATA_HOME": "/x"}, "linux") == "/x/cribboard/crib.sqlite3"
-    mac = db.default_path({"HOME": "/h"}, "darwin")
-    assert mac == "/h/Library/Application Support/cribboard/crib.sqlite3"
-    assert db.default_path({"HOME": "/h", "CRIB_DB": "/c.db"}, "linux") == "/c.db"
-    assert db.default_path({"HOME": "/h", "LOCALAPPDATA": "C:/L"}, "win32").startswith("C:/L")
+def test_default_path_follows_the_platform(monkeypatch):
+    for name in ("CRIB_DB", "XDG_DATA_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", "/h")
+    monkeypatch.setattr(platformdirs, "PlatformDirs", platformdirs.unix.Unix)
+    assert db.default_path() == "/h/.local/share/cribboard/crib.sqlite3"
+    monkeypatch.setenv("XDG_DATA_HOME", "/x")
+    assert db.default_path() == "/x/cribboard/crib.sqlite3"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    monkeypatch.setattr(platformdirs, "PlatformDirs", platformdirs.macos.MacOS)
+    assert db.default_path() == "/h/Library/Application Support/cribboard/crib.sqlite3"
+    # Windows' folder as platformdirs is told it (the shell's answer on Windows); no author folder.
+    monkeypatch.setenv("WIN_PD_OVERRIDE_LOCAL_APPDATA", "C:\\L")
+    monkeypatch.setattr(platformdirs, "PlatformDirs", platformdirs.windows.Windows)
+    assert db.default_path() == os.path.join("C:\\L", "cribboard", "crib.sqlite3")
+    monkeypatch.setenv("CRIB_DB", "/c.db")
+    assert db.default_path() == "/c.db"
 
 
 def test_a_postgresql_schema_is_checked_as_sqlites(pg_server):

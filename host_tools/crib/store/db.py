@@ -2,8 +2,9 @@
 # and what replay derives. Each query is written once, in the $1, $2, ... parameters both drivers take.
 import json
 import os
-import sys
 import time
+
+import platformdirs
 
 from crib.store import address, postgres, sqlite
 from crib.store.schema import DbError
@@ -11,20 +12,12 @@ from crib.store.schema import DbError
 APP = "cribboard"
 
 
-def default_path(env=None, platform=None):
-    """Per-user data file: $CRIB_DB, else XDG_DATA_HOME (Linux), Application Support (macOS), LOCALAPPDATA."""
-    env = os.environ if env is None else env
-    platform = sys.platform if platform is None else platform
-    if env.get("CRIB_DB"):
-        return env["CRIB_DB"]
-    home = env.get("HOME") or os.path.expanduser("~")
-    if platform == "darwin":
-        base = os.path.join(home, "Library", "Application Support")
-    elif platform.startswith("win"):
-        base = env.get("LOCALAPPDATA") or os.path.join(home, "AppData", "Local")
-    else:
-        base = env.get("XDG_DATA_HOME") or os.path.join(home, ".local", "share")
-    return os.path.join(base, APP, "crib.sqlite3")
+def default_path():
+    """Per-user data file: $CRIB_DB, else crib.sqlite3 in the platform's per-user data folder for crib
+    (XDG_DATA_HOME on Linux, Application Support on macOS, LOCALAPPDATA on Windows)."""
+    if os.environ.get("CRIB_DB"):
+        return os.environ["CRIB_DB"]
+    return os.path.join(platformdirs.user_data_dir(APP, appauthor=False), "crib.sqlite3")
 
 
 def _driver(path):
