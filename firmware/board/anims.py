@@ -1,10 +1,7 @@
 # Short LED animations (game won, skunk, a 29 hand, the stink hole) drawn as a pure function of time.
 # Each is drawn over the ordinary frame by render.py for `duration` ms after it starts; the frame at
 # any moment depends only on the elapsed time, so the app's loop never waits for an animation.
-try:
-    from micropython import const
-except ImportError:  # CPython: const(x) is just x
-    const = int  # type: ignore
+from cribbage import const
 
 WIN = const(1)  # side = winner
 SKUNK = const(2)  # side = winner, arg = loser + 4 * skunk line (91 or 61 or 31)

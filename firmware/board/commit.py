@@ -6,15 +6,10 @@ import os
 
 from board.crc import crc32
 from board.ticks import diff
-from cribbage import events
+from cribbage import const, events
 from cribbage.errors import CribError
 from cribbage.forms import check_setup
 from cribbage.game import Match
-
-try:
-    from micropython import const
-except ImportError:  # CPython: const(x) is just x
-    const = int  # type: ignore
 
 # The boot checkpoint (load, save; docs/journal.md "The boot checkpoint"): the match's record log on
 # flash beside the journal, so that a boot replays only the records after it.

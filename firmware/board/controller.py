@@ -9,13 +9,9 @@ from board.entry import Entry
 from board.keyed import Keyed
 from board.sensors import GAME
 from board.ticks import diff
+from cribbage import const
 from cribbage.cards import RANKS, SUITS
 from cribbage.errors import CribError
-
-try:
-    from micropython import const
-except ImportError:  # CPython: const(x) is just x
-    const = int  # type: ignore
 
 # OK and UNDO are not taken this long after a laptop's proposal appears, is replaced or withdrawn:
 # a press meant for the one the player was reading must not answer another (issue 9, item 6).

@@ -4,12 +4,8 @@
 # The words are made here, where they are shown: the controller hands over codes and state (view()).
 from board import deal
 from board.deal import P_GUARD, P_LINK, P_PEG
+from cribbage import const
 from cribbage.cards import RANKS, format_card
-
-try:
-    from micropython import const
-except ImportError:  # CPython: const(x) is just x
-    const = int  # type: ignore
 
 COLS = 16
 ROWS = 8

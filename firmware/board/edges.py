@@ -3,11 +3,7 @@
 # input can never allocate or stall the scan task.
 from array import array
 
-try:
-    from micropython import const
-except ImportError:  # CPython: const(x) is just x
-    const = int  # type: ignore
-
+from cribbage import const
 
 # An edge is kind * 1024 + code; code is a key index, a hole id or a fault number.
 PRESS = const(1)

@@ -33,11 +33,7 @@ a rollback. The mark also keeps the seq the laptop acknowledged (ack()).
 import os
 
 from board.crc import crc32
-
-try:
-    from micropython import const
-except ImportError:  # CPython: const(x) is just x
-    const = int  # type: ignore
+from cribbage import const
 
 VERSION = 2
 MAGIC = b"cribboard-journal"

@@ -6,10 +6,7 @@
 # int), so the link can afford it on every request line (docs/protocol.md, "Lines").
 
 
-try:
-    from micropython import const
-except ImportError:  # CPython: const(x) is just x
-    const = int  # type: ignore
+from cribbage import const
 
 _DEEP = const(16)  # the most objects and arrays open at once (a request needs 4, the board file 5)
 

@@ -3,12 +3,8 @@
 import json
 
 from board import jsonscan
+from cribbage import const
 from hal.lines import MAX_LINE  # bytes of one request line, without its newline: the line reader's limit
-
-try:
-    from micropython import const
-except ImportError:  # CPython: const(x) is just x
-    const = int  # type: ignore
 
 PROTOCOL = 1
 MAX_ID = 32  # characters of a string request id

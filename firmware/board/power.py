@@ -12,11 +12,7 @@
 # frame is the preallocated bytearray(3 * led_count) the renderer fills (any byte order: the
 # estimate treats every channel alike). Both calls allocate nothing: integer maths only (a float
 # is a heap object on MicroPython) and sum() over a bytearray.
-try:
-    from micropython import const
-except ImportError:  # CPython: const(x) is just x
-    const = int  # type: ignore
-
+from cribbage import const
 
 # Internal unit: hundredths of a mA, so 18.3 mA a channel stays exact and small ints never overflow.
 _CMA = const(100)

@@ -12,10 +12,7 @@ try:
 except ImportError:  # CPython: a blank frame to copy instead
     framebuf = None
 
-try:
-    from micropython import const
-except ImportError:  # CPython: const(x) is just x
-    const = int  # type: ignore
+from cribbage import const
 
 # The view: what the board shows, filled by the app from the game and the controller each step.
 FRONT = const(0)  # + track: front peg hole (0 = start hole, 1..120, 121 = game hole, -1 unused)

@@ -1,9 +1,5 @@
 # Millisecond tick arithmetic that wraps at 2**30 like time.ticks_ms on the Pico, for pure code given now_ms.
-try:
-    from micropython import const
-except ImportError:  # CPython: const(x) is just x
-    const = int  # type: ignore
-
+from cribbage import const
 
 PERIOD = const(1 << 30)
 _HALF = const(1 << 29)

@@ -1,14 +1,10 @@
 # Discard advice: every discard of a dealt hand ranked by exact expected hand, table crib and net.
 # Few names on purpose: each one is interned on the board, and the pool's edge is near (docs/memory.md).
+from cribbage import const
 from cribbage.cards import JACK, format_card
 from cribbage.cribtables import TABLES
 from cribbage.errors import CardError, CribError
 from cribbage.showtotal import show_total
-
-try:
-    from micropython import const
-except ImportError:  # CPython: const(x) is just x
-    const = int  # type: ignore
 
 _MAX_OPTIONS = const(15)
 

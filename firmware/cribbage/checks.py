@@ -5,16 +5,12 @@ starters and deals: it asks the same predicates (each rule stated once, as a fun
 why not, or None) and writes the record straight into the match's log, with no record made first
 (a boot replays hundreds). What the shortcut does not take, validate decides."""
 
+from cribbage import const
 from cribbage.cards import JACK, format_card, format_cards, parse_card
 from cribbage.errors import CribError
 from cribbage.events import KINDS, WHYS
 from cribbage.forms import MAX_NAME
 from cribbage.show import score_show
-
-try:
-    from micropython import const
-except ImportError:  # CPython: const(x) is just x
-    const = int  # type: ignore
 
 # ---- record types: written by tools/gen/records.py from cribbage/records.py; do not edit ----
 _CUT = const(1)

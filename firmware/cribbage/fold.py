@@ -1,14 +1,10 @@
 # The state of a match and the fold that moves it on by one record: cheap, no checks, no copies.
+from cribbage import const
 from cribbage import records as R
 from cribbage.cards import JACK
 from cribbage.events import KINDS, WHYS
 from cribbage.forms import FORMS, both_double, game_points, leader_of, match_decided, skunk_label
 from cribbage.play import Play
-
-try:
-    from micropython import const
-except ImportError:  # CPython: const(x) is just x
-    const = int  # type: ignore
 
 # The record types as constants the compiler folds into the code (the values: cribbage/records.py).
 # ---- record types: written by tools/gen/records.py from cribbage/records.py; do not edit ----

@@ -1,10 +1,6 @@
 # The events in force, a few bytes each in one bytearray, so a whole match fits a small heap.
+from cribbage import const
 from cribbage.events import KINDS, WHYS
-
-try:
-    from micropython import const
-except ImportError:  # CPython: const(x) is just x
-    const = int  # type: ignore
 
 CUT = const(1)  # cut, one card per player
 DEALER = const(2)  # dealer, player

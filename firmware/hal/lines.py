@@ -4,13 +4,7 @@
 # floods the port fills its own send buffer, not the board's heap (docs/protocol.md, back-pressure).
 # A line over the limit is discarded up to its newline and handed on once, cut to limit + 1 bytes,
 # so the link answers it with one too-long error.
-try:
-    from micropython import const
-except ImportError:  # CPython: const(x) is just x
-    const = int  # type: ignore
-
 MAX_LINE = 1024  # docs/protocol.md: the most bytes of a request line, without its newline
-_STALL_MS = const(2000)  # a host that takes no byte for this long while some wait is not reading
 
 
 class LineBuffer:
@@ -154,7 +148,8 @@ class Outbox:
         return True
 
     def flush(self, send, now, diff):
-        """Send what the stream takes now; False when it has taken nothing for STALL_MS: drop it."""
+        """Send what the stream takes now; False when it has taken nothing for 2 s while some waits: a host
+        that is not reading, to drop."""
         lines = self._lines
         while lines:
             line = lines[0]
@@ -162,7 +157,7 @@ class Outbox:
             if not n:
                 if self._since is None:
                     self._since = now
-                return diff(now, self._since) < _STALL_MS
+                return diff(now, self._since) < 2000
             self._since = None
             self.size -= n
             self._n += n

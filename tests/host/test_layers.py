@@ -72,3 +72,25 @@ def test_everything_under_firmware_ships_and_nothing_of_the_simulator():
     assert not os.path.exists(os.path.join(build.FIRMWARE, "sim"))
     sim = [rel for rel in build.sources(sim=True) if rel not in shipped]
     assert "sim/hal.py" in sim and "sim/term.py" in sim  # built for `make sim`, and only there
+
+
+def test_the_const_fallback_is_written_once():
+    """MicroPython's const() for CPython is given in cribbage/__init__.py only: a module that uses it
+    imports it from there (the HAL, which may not import the core, writes its numbers out)."""
+    fallbacks, users, importers = [], set(), set()
+    for rel in build.sources():
+        path = build.source_path(rel)
+        with open(path) as f:
+            tree = ast.parse(f.read(), path)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and "const" in [a.name for a in node.names]:
+                if node.module == "micropython":
+                    fallbacks.append(rel)
+                elif node.module == "cribbage":
+                    importers.add(rel)
+            elif isinstance(node, ast.Call) and getattr(node.func, "id", None) == "const":
+                users.add(rel)
+    assert fallbacks == ["cribbage/__init__.py"]
+    assert len(users) > 10, users  # the walk saw the firmware's const() calls
+    assert sorted(users - importers) == []  # each imports it, none defines its own
+    assert not [rel for rel in users if rel.startswith("hal/")]
