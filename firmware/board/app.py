@@ -75,8 +75,7 @@ class App:
         self._pump = None  # board.link.pump once the link starts
         self._shown = None  # display rows on the glass
         self._shown_changes = -1
-        self._view = display.view()
-        self._view[11] = board_def.side_names  # the pegs' colour on each track ("red", ...): P1 red
+        self._colours = board_def.side_names  # the pegs' colour on each track ("red", ...): "P1 red"
         self._dog = None
         self.errors = 0
         said = self.book.boot(setup_of(settings)).problem()
@@ -157,7 +156,7 @@ class App:
         ctl = self.controller
         if ctl.changes != self._shown_changes:
             self._shown_changes = ctl.changes
-            rows = display.rows(self.match, self.settings, ctl.shown(self._view))
+            rows = display.rows(self.match, self.settings, ctl, self._colours)
             if rows != self._shown:
                 self._shown = rows
                 d = self.hal.display

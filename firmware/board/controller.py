@@ -35,7 +35,8 @@ class Controller(Keyed):
         say(*lines)         a message over the prompt (reports, errors)
         offer_link(ev, note, now, answer) / withdraw_link()   the link pump: the laptop's proposal;
                             answer(applied, error) hears how it ended
-        shown(into)         fills a display.view(): the display's only view of the controller
+        fault, stuck, menu, pending, message, page, entry, num_side, advising, skip, key_names,
+        tracks()            read by the display (display.rows), by name, never written from outside
         blinking()          the proposed peg whose hole blinks (deal.Pending), or None
         changes             bumps whenever what is shown may have changed (the app redraws then)
     The menu and the name entry (board/menu.py) and the discard advice (board/advising.py) are loaded
@@ -133,27 +134,6 @@ class Controller(Keyed):
         self.changes += 1
 
     # ---- what is shown ----------------------------------------------------------------------
-
-    def shown(self, into):
-        """Fill into, a display.view(), in its order: fault, stuck key, menu, proposal, message, entry,
-        context, side keyed points go to."""
-        into[0] = self.fault
-        into[1] = None
-        if self.stuck:
-            for i in range(len(self.key_names)):
-                if self.stuck & (1 << i):
-                    into[1] = self.key_names[i]
-                    break
-        into[2] = self.menu
-        into[3] = self.pending
-        into[4] = self.message
-        into[5] = self.entry
-        into[6] = deal.context(self.book.match, self.settings, self.skip)
-        into[7] = self.num_side
-        into[8] = self.page
-        into[9] = self.advising
-        into[10] = self.tracks()
-        return into
 
     def _pages(self):
         # How many pages the message shown now takes (0: none shown; a proposal or the menu is over it).

@@ -1,37 +1,15 @@
 # What the 16x8 text display shows in each mode: scores, the prompt, keyed cards, proposals, menus, counts.
-# rows(match, settings, shown) -> 8 strings of at most 16 characters; the app draws them only when
+# rows(match, settings, c, colours) -> 8 strings of at most 16 characters; the app draws them only when
 # they changed. Pure text: the HAL does the glass (framebuf on the Pico, the terminal in the sim).
-# The words are made here, where they are shown: the controller hands over codes and state (view()).
+# The words are made here, where they are shown: the controller's state is codes and objects, read here
+# by name (c: the Controller, read only: the fields its contract offers the display).
 from board import deal
 from board.deal import P_GUARD, P_LINK, P_PEG
-from cribbage import const
 from cribbage.cards import RANKS, format_card
 
 COLS = 16
 ROWS = 8
-_HINT = "OK=yes UNDO=no"
 SENSOR_FAULTS = ("", "No sensor chain", "Sensor noise", "Sensors silent")  # by edges.FAULT_*
-
-
-# What the controller shows besides the match: the display's only view of it, a list that
-# Controller.shown() fills, in this order (a list and private consts, not a class and names: less heap):
-_FAULT = const(0)  # the sensor chain's fault: edges.FAULT_* (0: none)
-_STUCK = const(1)  # the name of a key stuck down, or None
-_MENU_AT = const(2)  # index in board.menu.MENU while the menu is open, else -1 (menu.rows reads it)
-_PROPOSAL = const(3)  # deal.Pending waiting for OK, or None
-_MESSAGE = const(4)  # lines shown over the prompt: errors, counts, reports
-_ENTRY = const(5)  # entry.Entry: the cards and digits keyed so far
-_CONTEXT = const(6)  # deal.context(): what keyed cards are for now
-_NUM_SIDE = const(7)  # the side keyed points go to
-_PAGE = const(8)  # the page shown of a message longer than the display (MENU turns it)
-_ADVISING = const(9)  # board.advising.Advising (discard advice), or None when the setting is off
-_TRACKS = const(10)  # the physical track of each side (the controller's tracks())
-_COLOURS = const(11)  # the colour of each track's pegs, by track: the board file's side names (the app)
-
-
-def view():
-    """An empty view, made once by the app for Controller.shown() to fill (and the app the colours)."""
-    return [0, None, -1, None, (), None, None, 0, 0, None, (), ()]
 
 
 def wrap(text, width=COLS, rows=4):
@@ -59,7 +37,10 @@ def cards_text(cards):
     return " ".join([format_card(c) for c in cards])
 
 
-def rows(match, settings, shown):
+def rows(match, settings, c, colours):
+    """The display's rows for the match and the controller c (read only: fault, stuck, menu, pending,
+    message, page, entry, num_side, advising, skip, key_names, tracks()); colours: the pegs' colour word
+    on each track ("red": the board file's side names)."""
     out = []
     dealer = match.dealer_side
     for s in range(match.sides):
@@ -67,9 +48,13 @@ def rows(match, settings, shown):
         name = match.names[s][:9]
         pts = str(match.front[s])
         out.append(("*" if s == dealer else " ") + name + " " * (COLS - 1 - len(name) - len(pts)) + pts)
-    fault = shown[_FAULT]
-    if shown[_STUCK] is not None:  # the lasting faults, worded here: a stuck key first, then the sensors
-        out.append(_fit("!Key %s stuck" % shown[_STUCK]))
+    fault = c.fault
+    stuck = c.stuck
+    if stuck:  # the lasting faults, worded here: a stuck key first, then the sensors
+        i = 0
+        while not stuck & (1 << i):
+            i += 1
+        out.append(_fit("!Key %s stuck" % c.key_names[i]))
     elif fault:
         out.append(_fit("!" + (SENSOR_FAULTS[fault] if fault < len(SENSOR_FAULTS) else "Sensor fault")))
     else:
@@ -83,15 +68,16 @@ def rows(match, settings, shown):
     body = []
     paged = None  # lines longer than the display (a count, the ranked discards): page k of them
     k = 0
-    hint = prompt(match, shown[_CONTEXT])
-    p = shown[_PROPOSAL]
-    a = shown[_ADVISING]
+    ctx = deal.context(match, settings, c.skip)
+    hint = prompt(match, ctx)
+    p = c.pending
+    a = c.advising
     # discard advice (board/advising.py), or the hand it kept for this show: (body, hint) or None
-    advice = a.rows(match, shown[_ENTRY], shown[_CONTEXT]) if a is not None else None
-    if shown[_MENU_AT] >= 0:
+    advice = a.rows(match, c.entry, ctx) if a is not None else None
+    if c.menu >= 0:
         from board import menu  # loaded when the menu opened (Controller._open)
 
-        body, hint = menu.rows(match, settings, shown)
+        body, hint = menu.rows(match, settings, c.menu, colours)
     elif p is not None and p.ev is not None and p.ev.get("t") == "muggins":
         # A muggins claim: the claim, then the count it fell short of (.hole: the page shown).
         body, n = page(muggins_lines(match, p), ROWS - match.sides - 2, p.hole)
@@ -105,12 +91,12 @@ def rows(match, settings, shown):
             assert p.ev is not None  # a peg's event (asserts are compiled out on the board: -O3)
             to = match.front[p.side] + p.ev["n"]
             body.append("game!" if to >= match.target else "to hole %d" % to)
-        hint = "MENU=other" if p.kind == P_GUARD else _HINT
+        hint = "MENU=other" if p.kind == P_GUARD else "OK=yes UNDO=no"
         if p.kind == P_LINK and p.choice:
             hint = "read it, then OK"  # a press came as the laptop's proposal changed: ignored
-    elif shown[_MESSAGE]:
-        paged = shown[_MESSAGE]  # a count longer than the display, paged below
-        k = shown[_PAGE]
+    elif c.message:
+        paged = c.message  # a count longer than the display, paged below
+        k = c.page
         if advice and a.on:  # pyright: ignore[reportOptionalMemberAccess] (advice: a is there)
             hint = advice[1]  # an error over the advice's keying, which goes on
     elif advice:
@@ -120,23 +106,22 @@ def rows(match, settings, shown):
         if a.rank >= 0 and a.on:
             paged = body  # the ranked discards: one a page, paged as a count is
             k = a.rank
-    elif shown[_ENTRY].active():
-        body = _entry(match, shown)
-        if shown[_ENTRY].name is not None:
+    elif c.entry.active():
+        body = _entry(match, c, ctx)
+        if c.entry.name is not None:
             hint = body.pop()  # a name being keyed: its own keys
     elif match.game_over or match.match_over:
         body = result_lines(match)
-    elif match.phase() == "cut" and shown[_COLOURS]:
+    elif match.phase() == "cut" and colours:
         # Whose pegs are which colour ("P1 red"), said while the players cut: by the track each side uses
-        tracks = shown[_TRACKS]
-        colours = shown[_COLOURS]
+        tracks = c.tracks()
         for s in range(match.sides):
             t = tracks[s] if s < len(tracks) else s
             if t < len(colours):
                 body.append(_fit("%s %s" % (match.names[s], colours[t])))
     elif match.play is not None and match.phase() == "play":
         body = ["count %d" % match.play.count, cards_text(match.play.current[-4:])]
-    elif shown[_CONTEXT] == "show":
+    elif ctx == "show":
         laid = deal.laid_cards(match)
         if laid:
             body = [
@@ -147,7 +132,7 @@ def rows(match, settings, shown):
             body = ["key the cards,", "OK=score; OK", "alone=zero"]
     if paged is not None:
         body, n = page(paged, ROWS - match.sides - 2, k)
-        if n > 1 and not fault and shown[_STUCK] is None:
+        if n > 1 and not fault and not stuck:
             # The status row says how to turn the page; the prompt keeps saying what comes next.
             out[match.sides] = "MENU=more %d/%d" % (k % n + 1, n)
     rows_left = ROWS - len(out) - 1
@@ -159,28 +144,28 @@ def rows(match, settings, shown):
     return out
 
 
-def _entry(match, shown):
-    e = shown[_ENTRY]
+def _entry(match, c, ctx):
+    e = c.entry
     if e.name is not None:
         from board import menu  # a name being keyed: the menu started it
 
-        return menu.lines(match, shown)
+        return menu.lines(match, c)
     n = e.number()
     if e.claiming:
         return [cards_text(e.cards), "Your count? " + (str(n) if n >= 0 else "_"), "then OK"]
     if e.digits:
-        return ["+%d %s" % (n, match.names[shown[_NUM_SIDE]]), "OK=peg MENU=side"]
+        return ["+%d %s" % (n, match.names[c.num_side]), "OK=peg MENU=side"]
     typed = cards_text(e.cards)
     if e.rank >= 0:
         typed += " " + RANKS[e.rank] + "?"
     body = wrap(typed)  # a row ends between cards, never inside one
     if e.numbering():
         body.append("suit=card")
-        body.append("OK=+%d %s" % (n, match.names[shown[_NUM_SIDE]]))
+        body.append("OK=+%d %s" % (n, match.names[c.num_side]))
     elif e.rank >= 0:
         body.append("key its suit")
     else:
-        what = "cut" if shown[_CONTEXT] == "cut" else "score"  # at the cut the cards are cut, not scored
+        what = "cut" if ctx == "cut" else "score"  # at the cut the cards are cut, not scored
         body.append("%d card%s OK=%s" % (len(e.cards), "" if len(e.cards) == 1 else "s", what))
     return body
 

@@ -98,18 +98,18 @@ def letter(e, r, now):
     return None
 
 
-def rows(match, settings, shown):
-    """(body rows, hint) of the open menu (shown: a display.view(), its item at 2, colours at 11)."""
-    key, label = MENU[shown[2]]
-    v = ", ".join(match.names) if key == "name" else _value(settings, key, shown)
-    head = "%d/%d UNDO=leave" % (shown[2] + 1, len(MENU))
+def rows(match, settings, at, colours):
+    """(body rows, hint) of the menu open at item `at` (colours: the pegs' colour word on each track)."""
+    key, label = MENU[at]
+    v = ", ".join(match.names) if key == "name" else _value(settings, key, colours)
+    head = "%d/%d UNDO=leave" % (at + 1, len(MENU))
     body = [head, label, ("= " + v if len(v) < COLS - 1 else v)[:COLS]]
     if key in MATCH_SETTINGS:
         body.append("(new match)")
     return body, "OK=chg MENU=next"
 
 
-def _value(settings, key, shown):
+def _value(settings, key, colours):
     """A setting's value in players' words (not the settings' own names); the match's settings say
     how long the match is."""
     v = settings[key]
@@ -136,7 +136,6 @@ def _value(settings, key, shown):
         return "after %d secs" % (v // 1000) if v else "off"
     if key == "three":
         return "winner takes all" if v == "all" else "play on for 2nd"
-    colours = shown[11]
     if key == "tracks":
         pair = tracks_for(2, v, len(colours)) if len(colours) > 2 else (0, 1)
         return "%s %s" % (colours[pair[0]], colours[pair[1]]) if colours else str(v)
@@ -147,11 +146,11 @@ def _value(settings, key, shown):
     return str(v)
 
 
-def lines(match, shown):
+def lines(match, c):
     """The rows while a name is keyed: "P2: Bob_" (the set-up's name, which a rename never changes),
     then the keys; the last is the hint."""
-    e = shown[5]
-    side = shown[7]
+    e = c.entry
+    side = c.num_side
     typed = match.setup["names"][side] + ": " + e.name.decode()
     # ([name budget] docs/memory.md: one string split, not three names.)
     keys = "2-9=abc T=space/K=Aa MENU=leave/OK=save UNDO=del"
