@@ -95,7 +95,8 @@ class Advising:
         return (["kept " + display.cards_text(kept), "OK=score them"], None) if kept else None
 
     def handle(self, c, name, released):
-        """A key while advising (c: the controller): pressed (released False), or MENU/UNDO released."""
+        """A key while advising (c: the controller, whose entry the cards are keyed into and which says
+        and commits what it is asked to): pressed (released False), or MENU/UNDO released."""
         m = c.book.match
         if released:
             if name == "UNDO" and self.rank < 0 and c.entry.active():
@@ -118,7 +119,7 @@ class Advising:
         s = SUITS.find(name) if len(name) == 1 else -1
         refused = None
         if r >= 0:
-            c.entry.rank = r  # cards only here: a second rank replaces the first, never a number
+            c.entry.rank_key(r, True)  # cards only here: a second rank replaces the first, never a number
         elif s >= 0:
             refused = c.entry.suit_key(s)[1]
         elif name == "OK":
@@ -130,12 +131,8 @@ class Advising:
         if refused:
             c.say(*display.wrap(" ".join(refused), 16, 3))
 
-    def show(self, c, now):
-        """OK alone at a show: score the hand kept for it (not when its cards were laid in the play)."""
-        m = c.book.match
-        kept = self.kept_for(m, m.next_show())
-        if kept is None or deal.laid_cards(m):
-            return False
-        c.entry.cards = list(kept)
-        c._use_cards("show", now)
-        return True
+    def show(self, match):
+        """The hand kept for the show OK alone scores now, or None (none kept for it, or its cards were
+        laid in the play: those are scored instead)."""
+        kept = self.kept_for(match, match.next_show())
+        return None if kept is None or deal.laid_cards(match) else kept

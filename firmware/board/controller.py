@@ -41,7 +41,10 @@ class Controller(Keyed):
         changes             bumps whenever what is shown may have changed (the app redraws then)
     The menu and the name entry (board/menu.py) and the discard advice (board/advising.py) are loaded
     the first time a player asks for them (_open, _long), not at boot: with the code in RAM their code
-    is heap from then on; a load with no room says so and changes nothing (docs/memory.md).
+    is heap from then on; a load with no room says so and changes nothing (docs/memory.md). Neither
+    writes the controller's fields: the menu's functions answer what a key does to the menu and the
+    controller keeps the result; the advice keeps its own state, keys cards through the entry's methods
+    and asks say() and commit() for the rest.
     Faults are codes (`fault`: edges.FAULT_*, `stuck`: a bitmap of keys), worded by the display.
     Split by idea: keys, taps, proposals and their answers here; what keyed cards, numbers and a lone
     OK do in each phase of the deal in its base class board.keyed.Keyed (_rank, _suit, _ok,
@@ -167,7 +170,8 @@ class Controller(Keyed):
         if self.menu >= 0:
             from board import menu  # loaded when the menu opened (_open)
 
-            menu._press(self, name, now)
+            if menu._press(self.menu, name, self.settings, now):
+                self._naming(0)  # "Player names": each side's name keyed in turn, from the first
             return
         if self.pending is not None:
             if name == "OK":
@@ -179,7 +183,9 @@ class Controller(Keyed):
         if self.entry.name is not None:
             from board import menu  # a player's name being keyed: the menu's "Player names" started it
 
-            menu._entry(self, name, now)
+            side = menu._entry(self, name, now)
+            if side >= 0:
+                self._naming(side)
             return
         if self.advising is not None and self.advising.on:
             self.advising.handle(self, name, False)  # board/advising.py: nothing there is pegged
@@ -204,7 +210,7 @@ class Controller(Keyed):
         if self.menu >= 0:
             from board import menu
 
-            menu._short(self, name)
+            self.menu = menu._short(self.menu, name)
             return
         p = self.pending
         if name == "UNDO" and self._unread(name, now):
@@ -262,6 +268,17 @@ class Controller(Keyed):
             self.say("Out of memory:", "no menu loaded")  # ([name budget]: not a short string)
             return
         self.menu = 0
+
+    def _naming(self, side):
+        """Key side's name next (the menu's "Player names", then side by side after each OK); past the
+        last side, done. It starts as the side's name once renamed, else empty: OK alone keeps it."""
+        m = self.book.match
+        self.menu = -1
+        self.entry.reset()
+        if side < m.sides:
+            self.num_side = side
+            n = m.names[side]
+            self.entry.name = n.encode() if n != m.setup["names"][side] else b""
 
     def _long(self, name, bit, now):
         if name != "MENU" and name != "UNDO":

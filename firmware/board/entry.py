@@ -16,7 +16,7 @@ class Entry:
         self.rank = -1  # a rank keyed, waiting for its suit
         self.digits = []  # rank keys read as digits
         self.claiming = False  # muggins: the cards are keyed, now the player's own count
-        self.name = None  # a player's name being keyed (bytes), or None; rank/t0: its last letter key
+        self.name = None  # type: bytes | None  # a player's name being keyed; rank/t0: its last letter key
 
     def active(self):
         return (
@@ -27,16 +27,17 @@ class Entry:
         """True while what is keyed can still be a number (digits, or one lone rank)."""
         return bool(self.digits) or (self.rank >= 0 and not self.cards and self.rank < DIGIT_RANKS)
 
-    def rank_key(self, r):
-        """A rank key; returns display lines when it is refused, else None."""
-        if self.digits or self.claiming:
+    def rank_key(self, r, cards=False):
+        """A rank key (cards: a card's only, never a digit); returns display lines when it is refused,
+        else None."""
+        if not cards and (self.digits or self.claiming):
             if r >= DIGIT_RANKS:
                 return ("Digits: A=1..9", "T=0")
             if len(self.digits) >= 2:
                 return ("2 digits at most",)
             self.digits.append(r)
             return None
-        if self.rank >= 0 and not self.cards and self.rank < DIGIT_RANKS and r < DIGIT_RANKS:
+        if not cards and self.rank >= 0 and not self.cards and self.rank < DIGIT_RANKS and r < DIGIT_RANKS:
             self.digits = [self.rank, r]  # two ranks in a row: a number, e.g. 1 2 = 12 points
             self.rank = -1
             return None

@@ -120,8 +120,11 @@ class Keyed:
     def _ok_alone(self, now):
         m = self.book.match
         a = self.advising
-        if a is not None and deal.context(m, self.settings, self.skip) == "show" and a.show(self, now):
-            return  # the hand kept in the advice, scored
+        kept = a.show(m) if a is not None and deal.context(m, self.settings, self.skip) == "show" else None
+        if kept is not None:
+            self.entry.cards = list(kept)  # the hand kept in the advice, scored
+            self._use_cards("show", now)
+            return
         ph = m.phase()
         if ph == "cut":
             self.say("Key a card each,", "OK; or 1-%d OK" % m.players, "names the dealer")

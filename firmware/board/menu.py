@@ -1,8 +1,8 @@
 # The menu (the settings editor) and player-name entry: what MENU opens, its rows and its keys.
 # Loaded the first time the menu opens (Controller._open), not at boot: with the code in RAM (a stock
 # Pico) its code is heap from then on, and a board that is only played never pays for it
-# (docs/memory.md, "Loaded when first used"). Part of the controller: c is the Controller, its state
-# (menu, entry, num_side) and its say/commit are written once, in Controller's docstring.
+# (docs/memory.md, "Loaded when first used"). The controller keeps the menu's state (the item open, the
+# side being named) and asks these functions what a key does to it; they write none of its fields.
 from board.settings import MATCH_SETTINGS, tracks_for
 from board.ticks import diff
 from cribbage.cards import RANKS
@@ -22,38 +22,30 @@ MENU = (
     ("tracks", "2 sides' tracks"),
     ("watchdog", "Watchdog"),
     ("advice", "Discard advice"),
-    ("name", "Player names"),  # not a setting: OK keys each side's name (_naming)
+    ("name", "Player names"),  # not a setting: OK keys each side's name (Controller._naming)
 )
 
 
-def _press(c, name, now):
-    """A key pressed while the menu is open: OK changes the item's value, or names the sides."""
-    if name == "OK" and MENU[c.menu][0] == "name":
-        c.menu = -1  # "Player names": each side's name keyed in turn, from the first
-        _naming(c, 0)
-    elif name == "OK":
-        c.settings.cycle(MENU[c.menu][0], now)
+def _press(at, name, settings, now):
+    """A key pressed while the menu is open at item `at`: OK changes the item's setting. -> True when
+    the item is "Player names": the controller then has each side's name keyed in turn."""
+    if name != "OK":
+        return False
+    if MENU[at][0] == "name":
+        return True
+    settings.cycle(MENU[at][0], now)
+    return False
 
 
-def _short(c, name):
-    """MENU or UNDO released while the menu is open: the next item, or leave."""
-    c.menu = (c.menu + 1) % len(MENU) if name == "MENU" else -1
-
-
-def _naming(c, side):
-    """Key side's name next (the menu's "Player names", then side by side after each OK); past the
-    last side, done. It starts as the side's name once renamed, else empty: OK alone keeps it."""
-    m = c.book.match
-    c.entry.reset()
-    if side < m.sides:
-        c.num_side = side
-        n = m.names[side]
-        c.entry.name = n.encode() if n != m.setup["names"][side] else b""
+def _short(at, name):
+    """MENU or UNDO released while the menu is open at item `at`: -> the next item, or -1 (leave)."""
+    return (at + 1) % len(MENU) if name == "MENU" else -1
 
 
 def _entry(c, name, now):
-    """A key pressed while a name is keyed: OK saves it (the core's `name` event), a rank key is a
-    letter; UNDO (delete) and MENU (leave) act on release (Controller._short)."""
+    """A key pressed while a name is keyed (c: the controller, whose entry and side it reads): OK saves
+    it (the core's `name` event), a rank key is a letter; UNDO (delete) and MENU (leave) act on
+    release (Controller._short). -> the side to name next once OK saved the name (or kept it), else -1."""
     e = c.entry
     if name == "OK":
         side = c.num_side
@@ -61,12 +53,13 @@ def _entry(c, name, now):
         m = c.book.match
         ev = {"t": "name", "s": side, "name": text}
         if text and text != m.names[side] and not c.commit(ev, keep=True):
-            return  # refused (said): the name stays keyed, to correct
-        _naming(c, side + 1)  # OK on the name as it was keeps it
-    elif name != "UNDO" and name != "MENU":
+            return -1  # refused (said): the name stays keyed, to correct
+        return side + 1  # OK on the name as it was keeps it
+    if name != "UNDO" and name != "MENU":
         refused = letter(e, RANKS.find(name) if len(name) == 1 else -1, now)
         if refused:
             c.say(*refused)
+    return -1
 
 
 def letter(e, r, now):

@@ -94,3 +94,33 @@ def test_the_const_fallback_is_written_once():
     assert len(users) > 10, users  # the walk saw the firmware's const() calls
     assert sorted(users - importers) == []  # each imports it, none defines its own
     assert not [rel for rel in users if rel.startswith("hal/")]
+
+
+def _root(node):
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def test_only_the_controller_writes_its_fields():
+    """The menu, the advice and the display are handed the controller (`c`) to read and to ask (say,
+    commit): none of them assigns to it, to its fields or to theirs (docs/design.md, the controller's
+    contract)."""
+    writes = []
+    for name in ("menu", "advising", "display"):
+        path = os.path.join(build.FIRMWARE, "board", name + ".py")
+        with open(path) as f:
+            tree = ast.parse(f.read(), path)
+        for fn in ast.walk(tree):
+            if not isinstance(fn, ast.FunctionDef) or "c" not in [a.arg for a in fn.args.args]:
+                continue
+            for node in ast.walk(fn):
+                targets = []
+                if isinstance(node, ast.Assign):
+                    targets = node.targets
+                elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                    targets = [node.target]
+                elif isinstance(node, ast.Delete):
+                    targets = node.targets
+                writes += ["%s.%s:%d" % (name, fn.name, t.lineno) for t in targets if _root(t) == "c"]
+    assert writes == []
