@@ -47,24 +47,9 @@ class Room:
         """A cheap fingerprint of everything the snapshot reads: equal marks, equal snapshots."""
         con = self._open()
         try:
-            mark = tuple(
-                con.execute(
-                    "SELECT (SELECT count(*) FROM boards), (SELECT count(*) FROM events), "
-                    "(SELECT max(received) FROM events), (SELECT count(*) FROM games), "
-                    "(SELECT sum(last_seq) FROM games), (SELECT sum(over) FROM games), "
-                    "(SELECT sum(deals) FROM games)"
-                ).fetchone()
-            )
-            night = None  # no club tables in this history yet (a reader never makes them)
-            if clubdb.registered(con):
-                night = tuple(
-                    con.execute(
-                        "SELECT (SELECT max(id) FROM club_nights), (SELECT count(*) FROM club_tables)"
-                    ).fetchone()
-                )
+            return db.mark(con) + (clubdb.mark(con),)
         finally:
             con.close()
-        return mark + (night,)
 
     def snapshot(self):
         """The whole room: every board's live state and the night (tables, standings, notes, pots)."""

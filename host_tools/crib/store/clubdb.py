@@ -18,6 +18,16 @@ def registered(con):
     return "club_nights" in con.tables()
 
 
+def mark(con):
+    """A cheap fingerprint of the club's nights and tables; None while the history has no club tables
+    (a reader never makes them)."""
+    if not registered(con):
+        return None
+    return tuple(
+        con.execute("SELECT (SELECT max(id) FROM club_nights), (SELECT count(*) FROM club_tables)").fetchone()
+    )
+
+
 def board_ids(con, typed):
     """The boards a director typed, as their hellos say them: hex digits (crib link hello shows them),
     spelt as the history holds a board already (any case), else in lower case as a board sends them."""

@@ -327,6 +327,18 @@ def scores(con, gid):
     return out
 
 
+def mark(con):
+    """A cheap fingerprint of the history: it changes whenever a board, an event or a game does."""
+    return tuple(
+        con.execute(
+            "SELECT (SELECT count(*) FROM boards), (SELECT count(*) FROM events), "
+            "(SELECT max(received) FROM events), (SELECT count(*) FROM games), "
+            "(SELECT sum(last_seq) FROM games), (SELECT sum(over) FROM games), "
+            "(SELECT sum(deals) FROM games)"
+        ).fetchone()
+    )
+
+
 def event(con, board, seq):
     """The event `board` stored at `seq` (a dict), or None."""
     r = con.execute("SELECT event FROM events WHERE board=$1 AND seq=$2", (board, seq)).fetchone()
