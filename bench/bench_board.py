@@ -23,7 +23,7 @@ SCAN_MS = 5  # the app's scan period
 FRAME_MS = 20  # the app's frame period
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for _p in ("firmware", "tests"):
+for _p in ("firmware", "tests/support"):
     if os.path.join(_ROOT, _p) not in sys.path:
         sys.path.insert(0, os.path.join(_ROOT, _p))
 

@@ -45,7 +45,7 @@ def mp_timing(events=600):
 
 
 def cpython_timing(events=600):
-    sys.path[:0] = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "tests")]
+    sys.path[:0] = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "tests", "support")]
     from match_script import match_events
 
     from cribbage.events import from_line, to_line
@@ -70,7 +70,7 @@ def compile_mpy(into):
         if name.endswith(".py"):
             out = os.path.join(into, "cribbage", name[:-3] + ".mpy")
             subprocess.run([MPY_CROSS, "-o", out, os.path.join(src, name)], check=True)
-    for path in ("tests/match_script.py", "bench/mp_replay.py"):
+    for path in ("tests/support/match_script.py", "bench/mp_replay.py"):
         name = os.path.basename(path)[:-3] + ".mpy"
         subprocess.run([MPY_CROSS, "-o", os.path.join(into, name), os.path.join(ROOT, path)], check=True)
 

@@ -6,7 +6,7 @@ and the sync as the command runs it timed from inside that process (connect, syn
 
 - nothing new: the whole history synced once (timed too), then `crib sync` again with nothing new,
   then again after one more game (the board's journal served with it): wall seconds of each command,
-  on a SQLite file and on a throwaway PostgreSQL (tests/host/pgserver.py). Goal: nothing new < 1 s.
+  on a SQLite file and on a throwaway PostgreSQL (tests/support/pgserver.py). Goal: nothing new < 1 s.
 - cut link: the history holds the first two thirds of the board's events (a board that played on
   since its last sync); `crib sync` is run 8 times through a proxy that carries the board's bytes at
   the emulated Pico's sync rate (RATE) and cuts the connection CUT s after it opened. Each round: the
@@ -27,7 +27,7 @@ import threading
 import time
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for _p in ("", "firmware", "host_tools", "tests/host", "tests", "bench"):
+for _p in ("", "firmware", "host_tools", "tests/support", "bench"):
     if os.path.join(_ROOT, _p) not in sys.path:
         sys.path.insert(0, os.path.join(_ROOT, _p))
 

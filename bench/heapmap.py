@@ -19,7 +19,7 @@ import sys
 import tempfile
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for _p in ("", "firmware", "tests", "bench"):
+for _p in ("", "firmware", "tests/support", "bench"):
     if os.path.join(_ROOT, _p) not in sys.path:
         sys.path.insert(0, os.path.join(_ROOT, _p))
 
@@ -101,7 +101,7 @@ def on_unix(code, journal):
     deploy.driver_file(dest)  # the display driver, where `make deploy` puts it in a ROM image
     board = build.board_files(os.path.join(_ROOT, "hardware", "board.json"), dest)
     data = tempfile.mkdtemp(prefix="heapmap-", dir=WORK)
-    args = [board, journal, data, "-", os.path.join(_ROOT, "tests", "both")]
+    args = [board, journal, data, "-", os.path.join(_ROOT, "tests", "support")]
     mp = os.path.join(build.BIN, "micropython")
     if code == "rom":
         image = os.path.join(WORK, "unix.romfs")

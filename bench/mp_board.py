@@ -8,7 +8,7 @@ import time
 import vfs
 
 _HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
-for _p in (_HERE + "/../firmware", _HERE + "/../tests", _HERE + "/../tests/mp"):
+for _p in (_HERE + "/../firmware", _HERE + "/../tests/support"):
     sys.path.append(_p)
 
 from board_fixture import reference  # noqa: E402

@@ -3,7 +3,7 @@
 # and the checkpoints programmed and erased.   micropython -X heapsize=4m bench/mp_checkpoint_wear.py
 import sys
 
-sys.path[:0] = ["tests/mp", "tests/both", "tests", "firmware"]
+sys.path[:0] = ["tests/support", "firmware"]
 
 import vfs  # noqa: E402
 from cutblockdev import CutBlockDev  # noqa: E402

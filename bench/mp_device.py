@@ -154,7 +154,7 @@ def bench_advice(b, out):
 def bench_boot_unix(journals, out):
     """The boot's share that is the board's own code, on the unix port: its imports (as start.main makes
     them) and App() replaying each journal on the fake HAL. The Pico's boot is timed by the emulator."""
-    sys.path.append(_here + "/../tests")  # pyright: ignore
+    sys.path.append(_here + "/../tests/support")  # pyright: ignore
     from fakehal import FakeHal, remove_tree
 
     t0 = time.ticks_us()

@@ -124,7 +124,7 @@ def main():
     mark("the discard advice, when first asked for: its code, an Advisor")
     lazy_free = gc.mem_free()
     if not PICO:
-        # last, the Pico's own HAL on this port, its machine and rp2 modules faked (tests/both/rp2fakes.py)
+        # last, the Pico's own HAL on this port, its machine and rp2 modules faked (tests/support/rp2fakes.py)
         sys.path.append(ARGS[5])
         import rp2fakes
 

@@ -9,7 +9,7 @@ import time
 import vfs
 
 _HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
-for _p in (_HERE + "/../firmware", _HERE + "/../tests/mp", _HERE + "/../tests"):
+for _p in (_HERE + "/../firmware", _HERE + "/../tests/support"):
     sys.path.append(_p)
 
 from cutblockdev import CutBlockDev  # noqa: E402
@@ -25,7 +25,7 @@ RUNS = 5
 
 
 def _game_lines(n):
-    """n event lines of one long scripted match (tests/match_script.py), and a factory of the
+    """n event lines of one long scripted match (tests/support/match_script.py), and a factory of the
     apply the board's boot gives the journal."""
     from match_script import match_events
 
@@ -106,7 +106,7 @@ def main():
     out = {"events": N_EVENTS, "runs": RUNS}
     dev = CutBlockDev(BLOCK_SIZE, BLOCK_COUNT)  # first, while the heap is still in one piece
     lines, game_fold = _game_lines(N_EVENTS)
-    out["event_source"] = "tests/match_script.py, a 9-game ACC match cut at %d events" % N_EVENTS
+    out["event_source"] = "tests/support/match_script.py, a 9-game ACC match cut at %d events" % N_EVENTS
     out["payload_bytes"] = sum(len(x.encode()) for x in lines)
 
     vfs.VfsLfs2.mkfs(dev, progsize=PROG_SIZE)

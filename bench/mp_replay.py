@@ -14,7 +14,7 @@ import time
 
 def _paths():
     here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
-    for p in (here + "/../firmware", here + "/../tests", here):
+    for p in (here + "/../firmware", here + "/../tests/support", here):
         if p not in sys.path:
             sys.path.append(p)
     if len(sys.argv) > 3 and sys.argv[1] == "heap":

@@ -15,7 +15,7 @@ class KeyedMatch(MatchPlayer):
     """A six-card ACC match of `games` games; `lines` is the key script that plays it on the board.
 
     `labels` name the sides in `tap` lines (a side's name or its number from 1). `peg_points(side)`
-    picks a show's points; a subclass may change it (see tests/host/simmatch.py)."""
+    picks a show's points; a subclass may change it (see tests/support/simmatch.py)."""
 
     def __init__(self, seed, names=("P1", "P2"), labels=("1", "2"), games=3, comments=False):
         super().__init__(random.Random(seed), names, form="six", fmt="acc", games=games, shows=False)

@@ -1,4 +1,4 @@
-# The scripted match (tests/match_script.py) in every form: whole matches played by simple players.
+# The scripted match (tests/support/match_script.py) in every form: whole matches played by simple players.
 from match_script import match_events
 
 from cribbage import events as E

@@ -1,5 +1,5 @@
 # firmware/hal/rp2.py off the board: 74HC165 chain reads, key matrix scans, LED chains and display,
-# against fakes of machine/rp2/ssd1306 (tests/both/rp2fakes.py) on both interpreters.
+# against fakes of machine/rp2/ssd1306 (tests/support/rp2fakes.py) on both interpreters.
 import board_fixture
 import rp2fakes
 

@@ -7,7 +7,7 @@ import os
 import sys
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-for _p in ("firmware", "tests"):
+for _p in ("firmware", "tests/support"):
     _d = os.path.join(_HERE, "..", "..", _p)
     if _d not in sys.path:
         sys.path.insert(0, _d)

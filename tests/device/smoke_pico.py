@@ -18,7 +18,7 @@ import pytest
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT = os.path.dirname(os.path.dirname(_HERE))
-for _p in ("", "tests", "firmware", "tests/device"):
+for _p in ("", "tests/support", "firmware", "tests/device"):
     if os.path.join(_ROOT, _p) not in sys.path:
         sys.path.insert(0, os.path.join(_ROOT, _p))
 

@@ -4,12 +4,10 @@
 # start.py's list is read from its source, and a Hal made, then left without them, still does its work.
 import ast
 import os
-import sys
+
+import rp2fakes
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tests", "both"))
-
-import rp2fakes  # noqa: E402
 
 
 def _dropped_from_the_hal():

@@ -5,7 +5,7 @@ a ROM partition runs the firmware: the bytecode stays in the image, the heap hol
     micropython -X heapsize=H sim/boot.py IMAGE STUB EVENTS FLASH MODULES [--rom SIZE]
     (STUB: `import game_heap64k_child` then main(); sim/boot.py adds --rom)
 
-EVENTS: the scripted match's journal lines, set-up first (tests/match_script.py, completed events).
+EVENTS: the scripted match's journal lines, set-up first (tests/support/match_script.py, completed events).
 FLASH: a file for the littlefs image the journal lives on (sim.flash, the sim's flash).
 MODULES: the image's modules, comma-separated, imported one by one first to measure what each keeps.
 

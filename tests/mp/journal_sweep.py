@@ -20,7 +20,7 @@ import sys
 import vfs
 
 _HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
-for _p in (_HERE, _HERE + "/..", _HERE + "/../../firmware"):
+for _p in (_HERE, _HERE + "/../support", _HERE + "/../../firmware"):
     if _p not in sys.path:
         sys.path.append(_p)
 

@@ -38,7 +38,7 @@ PATH = MOUNT + "/journal.log"
 
 
 def match_lines():
-    """A three-game ACC match (tests/match_script.py) as journal lines, then the next match's set-up."""
+    """A three-game ACC match (match_script.py) as journal lines, then the next match's set-up."""
     # Collected as it goes: MicroPython allocates where its last search stopped, so the lines, made
     # among megabytes of garbage, would otherwise end up strewn over the whole heap and leave no free
     # run of even 8 KB for the lists and flash images that follow.

@@ -21,7 +21,7 @@ _lines = []
 
 
 def match_lines():
-    """N event lines of the scripted matches (tests/match_script.py), made once."""
+    """N event lines of the scripted matches (tests/support/match_script.py), made once."""
     if not _lines:
         gc.collect()
         match_events(seed=1, games=9, max_events=N, sink=lambda ev: _lines.append(events.to_line(ev)))

@@ -6,7 +6,7 @@ _cache = []
 
 def root():
     here = __file__ if "/" in __file__ else "./" + __file__
-    return here.rsplit("/", 1)[0] + "/.."
+    return here.rsplit("/", 1)[0] + "/../.."
 
 
 def reference():
