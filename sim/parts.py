@@ -152,6 +152,7 @@ class NoLink:
     link's code is loaded by then (the sim's --qstr count)."""
 
     session = 0
+    size = 0  # no outbox: a records stream's next chunk is handed over at once
 
     def __init__(self):
         self.lines = []

@@ -272,7 +272,7 @@ class Hal:
             self._heap_told = True
             self.log("heap: %d bytes free after boot" % gc.mem_free())
 
-    def close(self):
+    def close(self, ended=False):
         pass  # the board keeps its last frame; a reset or power cut is the only way out
 
 

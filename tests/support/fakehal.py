@@ -105,6 +105,9 @@ class FakeDisplay:
 
 
 class FakeLink:
+    session = 0  # one host for the fake's life
+    size = 0  # no outbox: everything written is taken at once
+
     def __init__(self):
         self.inbox = []
         self.sent = []
@@ -138,6 +141,7 @@ class FakeHal:
         self.logged = []
         self.dog = None
         self._watchdog_ok = watchdog
+        self.closed = False
 
     def board_uid(self):
         return "f00dfeedc0ffee01"  # hex, as machine.unique_id() on a Pico
@@ -163,6 +167,9 @@ class FakeHal:
 
     def log(self, msg):
         self.logged.append(msg)
+
+    def close(self, ended=False):
+        self.closed = True
 
 
 def make(board_def, options=None):
