@@ -1,4 +1,4 @@
-# Every stand-in against the interface it stands in for: the HALs (hal.rp2 on tests/both/rp2fakes.py,
+# Every stand-in against the interface it stands in for: the HALs (hal.rp2 on tests/support/rp2fakes.py,
 # the simulator's sim.hal on MicroPython, tests/fakehal.py) against firmware/hal/interface.pyi, the one
 # written interface; the link tests' settings (tests/both/linkfakes.py) against board.settings.Settings.
 # Each member the interface names must be there, a method callable with the interface's arguments.
@@ -102,7 +102,6 @@ def test_a_hal_missing_a_member_or_taking_other_arguments_is_named():
 
 
 def test_the_picos_hal_on_the_fakes_of_its_chips():
-    sys.path.insert(0, os.path.join(ROOT, "tests", "both"))
     import rp2fakes
 
     hal = rp2fakes.reference_hal()[0]
@@ -132,7 +131,7 @@ def test_the_tests_fake_hal():
 _SIM = r"""
 import json, sys
 root = sys.argv[1]
-sys.path[:0] = [root + "/firmware", root + "/tests", root]
+sys.path[:0] = [root + "/firmware", root + "/tests/support", root]
 import board_fixture
 from sim import hal as simhal, parts
 
