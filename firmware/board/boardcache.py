@@ -8,7 +8,7 @@ import json
 from array import array
 
 from board.boarddef import KEYS, Board
-from board.crc import crc32
+from cribbage.journal import crc32
 
 CACHE_VERSION = 1
 # Every attribute of a Board but layout, in the cache as JSON values: hole maps as lists, and

@@ -4,12 +4,12 @@
 import json
 import os
 
-from board.crc import crc32
 from board.ticks import diff
 from cribbage import const, events
 from cribbage.errors import CribError
 from cribbage.forms import check_setup
 from cribbage.game import Match
+from cribbage.journal import crc32
 
 # The boot checkpoint (load, save; docs/journal.md "The boot checkpoint"): the match's record log on
 # flash beside the journal, so that a boot replays only the records after it.

@@ -32,8 +32,8 @@ a rollback. The mark also keeps the seq the laptop acknowledged (ack()).
 
 import os
 
-from board.crc import crc32
 from cribbage import const
+from cribbage.journal import crc32, number, parse, payload_of, record
 
 VERSION = 2
 MAGIC = b"cribboard-journal"
@@ -142,26 +142,9 @@ def _encode(payload):
     return data
 
 
-def _record(seq, data):
-    return b"%d %08x " % (seq, crc32(data, seq & 0xFFFFFFFF)) + data + b"\n"
-
-
 def _header(first_seq, fold=None):
     h = MAGIC + b" %d first %d fold %d" % (VERSION, first_seq, first_seq if fold is None else fold)
     return h + b" crc %08x\n" % crc32(h)
-
-
-def _int(data, base=10):
-    """The number a field holds, written exactly as this firmware writes it; else -1."""
-    if not data or len(data) > 10:
-        return -1
-    try:
-        n = int(data, base)
-    except ValueError:
-        return -1
-    if (b"%08x" % n if base == 16 else b"%d" % n) != data:
-        return -1
-    return n
 
 
 def _read_header(f):
@@ -173,40 +156,18 @@ def _read_header(f):
         return "no journal header"
     line = head[:nl]
     words = line.split(b" ")
-    version = _int(words[1])
-    if version == 1 and len(words) == 4 and words[2] == b"first" and _int(words[3]) > 0:
-        return 1, _int(words[3]), _int(words[3]), nl + 1  # the first format: no fold, no checksum
-    if version < 2 or len(words) < 4 or words[-2] != b"crc" or _int(words[-1], 16) != crc32(line[:-13]):
+    version = number(words[1])
+    if version == 1 and len(words) == 4 and words[2] == b"first" and number(words[3]) > 0:
+        return 1, number(words[3]), number(words[3]), nl + 1  # the first format: no fold, no checksum
+    if version < 2 or len(words) < 4 or words[-2] != b"crc" or number(words[-1], 16) != crc32(line[:-13]):
         return "damaged journal header"
     if version > VERSION:
         return version
-    first = _int(words[3]) if len(words) == 8 and words[2] == b"first" and words[4] == b"fold" else -1
-    fold = _int(words[5]) if first > 0 else -1
+    first = number(words[3]) if len(words) == 8 and words[2] == b"first" and words[4] == b"fold" else -1
+    fold = number(words[5]) if first > 0 else -1
     if fold < first:
         return "damaged journal header"
     return version, first, fold, nl + 1
-
-
-def _check(line):
-    """-> (seq, payload) of a whole record line (newline included) whose checksum holds; else why not."""
-    n = len(line)
-    if n == 0 or line[n - 1] != 10:
-        return "torn last record"  # only the last line of a file can lack its newline
-    sp = line.find(b" ")
-    if sp < 1 or n < sp + 11 or line[sp + 9] != 32:
-        return "unreadable record"
-    seq = _int(line[:sp])
-    crc = _int(line[sp + 1 : sp + 9], 16)
-    if seq < 1 or crc < 0:
-        return "unreadable record"
-    payload = line[sp + 10 : n - 1]
-    if crc32(payload, seq & 0xFFFFFFFF) != crc:
-        return "checksum mismatch"
-    try:
-        payload.decode()
-    except ValueError:
-        return "payload is not UTF-8"
-    return seq, payload
 
 
 def _line(f, pos, buf):
@@ -236,9 +197,9 @@ def _replay(f, expected, fold, pos, apply, marks, kept):
     any other line is left for open(). -> (expected, pos, kept, why, end): where it stopped; why: the
     reason apply gave for refusing the record from pos to end (f is then past it), else "".
 
-    The boot replay's bulk: the line is compared with the seq and checksum it must start with,
-    made as _record makes them (a few calls in C, no int parsing); readline would read a byte at a
-    time and make a bytes object of every line.
+    The boot replay's bulk: each line is taken by cribbage.journal's payload_of, which makes the
+    head the record must start with and compares it (a few calls in C, no int parsing); readline
+    would read a byte at a time and make a bytes object of every line.
     """
     buf = bytearray(_READ)
     mv = memoryview(buf)
@@ -256,15 +217,11 @@ def _replay(f, expected, fold, pos, apply, marks, kept):
             start = 0
             n = len(rest) + (f.readinto(mv[len(rest) :]) or 0)
             continue
-        sp = buf.find(b" ", start, nl)
-        if sp <= start:
-            break
-        payload = mv[sp + 10 : nl]
-        crc = crc32(payload, expected & 0xFFFFFFFF)
-        if not buf.startswith(b"%d %08x " % (expected, crc), start):
+        text = payload_of(buf, start, nl, expected)
+        if text is None:
             break
         try:
-            text = str(payload, "utf-8")
+            text = str(text, "utf-8")
         except ValueError:
             break
         if apply is not None and expected >= fold:
@@ -279,17 +236,6 @@ def _replay(f, expected, fold, pos, apply, marks, kept):
         expected += 1
         start = nl + 1
     return expected, base + start, kept, "", 0
-
-
-def _payload(line, expected):
-    """The payload (bytes) of this line if it is exactly the record `expected`, else None."""
-    sp = line.find(b" ")
-    if sp > 0 and line[-1] == 10:
-        payload = line[sp + 10 : -1]
-        crc = crc32(payload, expected & 0xFFFFFFFF)
-        if line.startswith(b"%d %08x " % (expected, crc)):  # [frame rule]: 11 words, as before
-            return payload
-    return None
 
 
 def _copy(src, dst, count, buf):
@@ -477,11 +423,14 @@ class Journal:
                 if buf is None:
                     buf = bytearray(_COPY_CHUNK)
                 line, end = _line(f, pos, buf)
-                got = "record too long" if line is None else _check(line)
-                if isinstance(got, str):
-                    why = got
+                if line is None:
+                    why = "record too long"
+                elif line[-1:] != b"\n":
+                    why = "torn last record"  # only the last line of a file can lack its newline
                 else:
-                    seq = got[0]
+                    got, text, why = parse(line)
+                if not why:
+                    seq = got
                     if seq < expected:
                         why = "seq %d where %d or later was due" % (seq, expected)
                     elif seq > expected and seq > mark + 1 > 1:
@@ -489,7 +438,7 @@ class Journal:
                     else:
                         if apply is not None and seq >= fold:
                             try:
-                                apply(got[1].decode())
+                                apply(text)
                             except ValueError as e:
                                 why = "refused: %s" % e
                         if not why:
@@ -593,7 +542,7 @@ class Journal:
         if f is None:
             raise JournalError(self.locked or "journal is not open (open() it again after a failed write)")
         seq = self.next_seq
-        rec = _record(seq, data)
+        rec = record(seq, data)
         try:
             f.write(rec)
             _sync(f)
@@ -658,7 +607,7 @@ class Journal:
                     if n % _MARK_EVERY == 0:
                         marks.append(seq)
                         marks.append(size)
-                    size += tmp.write(_record(seq, text.encode()))
+                    size += tmp.write(record(seq, text.encode()))
                     n += 1
                 k, size = _insert(tmp, self.next_seq, payloads, marks, size, n)
                 _sync(tmp)
@@ -715,15 +664,18 @@ class Journal:
                 line = f.readline()
                 if not line:
                     return
-                payload = _payload(line, seq)
-                if payload is None:  # a gap in the seqs (records set aside at open), or the end
-                    got = _check(line)
-                    if isinstance(got, str) or got[0] < seq:
-                        return
-                    seq, payload = got
-                if seq >= from_seq:
-                    yield seq, payload.decode()
-                seq += 1
+                data = payload_of(line, 0, len(line) - 1, seq)
+                if data is not None:
+                    if seq >= from_seq:
+                        yield seq, str(data, "utf-8")
+                    seq += 1
+                    continue
+                got, text, _ = parse(line)  # a gap in the seqs (records set aside at open), or the end
+                if text is None or got < seq or line[-1] != 10:
+                    return
+                if got >= from_seq:
+                    yield got, text
+                seq = got + 1
 
     def seek(self, f, from_seq):
         """Move f (this journal opened "rb") to the record nearest at or before from_seq that a seq
@@ -797,7 +749,7 @@ def _insert(f, first, payloads, marks, size, count):
         if (count + n) % _MARK_EVERY == 0:
             marks.append(first + n)
             marks.append(size)
-        size += f.write(_record(first + n, _encode(payload)))
+        size += f.write(record(first + n, _encode(payload)))
         n += 1
     return n, size
 
@@ -812,12 +764,13 @@ def _load(src, buf, out):
         line, end = _line(src, pos, buf)
         if line == b"":
             break
-        got = None if line is None else _check(line)
-        if got is not None and not isinstance(got, str) and got[0] > last:
-            if out is None:
-                return got[0]
-            out.write(line)
-            last = got[0]
-            n += 1
+        if line is not None and line[-1:] == b"\n":
+            got, _, why = parse(line)
+            if not why and got > last:
+                if out is None:
+                    return got
+                out.write(line)
+                last = got
+                n += 1
         pos = end
     return -1 if out is None else n

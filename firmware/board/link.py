@@ -4,6 +4,7 @@ import json
 
 from board import jsonscan
 from cribbage import const
+from cribbage.journal import seq_at
 from hal.lines import MAX_LINE  # bytes of one request line, without its newline: the line reader's limit
 
 PROTOCOL = 1
@@ -598,7 +599,7 @@ def records(journal, id, start, to=0):
                 break  # a line longer than the buffer (no record this firmware wrote), or the end
             at = 0
             while start and at < cut:  # still before the first record asked for
-                k = _int(buf, at, buf.find(b" ", at, cut))
+                k = seq_at(buf, at, cut)
                 if k < 0 or k >= start:
                     break  # found (or a line that is no record: sent, for the laptop to refuse)
                 at = buf.find(b"\n", at, cut) + 1
@@ -606,17 +607,17 @@ def records(journal, id, start, to=0):
                 start = 0
                 k = max(buf.rfind(b"\n", at, cut - 1) + 1, at)  # the last line's start
                 if to:
-                    last_seq = _int(buf, k, buf.find(b" ", k, cut))
+                    last_seq = seq_at(buf, k, cut)
                     if last_seq >= to:  # the chunk reaches `to`: it ends before the first record past it
                         k = at
-                        while k < cut and _int(buf, k, buf.find(b" ", k, cut)) < to:
+                        while k < cut and seq_at(buf, k, cut) < to:
                             k = buf.find(b"\n", k, cut) + 1
                         cut = k
                         size = 0  # the last chunk
                         if cut <= at:
                             break
                         k = max(buf.rfind(b"\n", at, cut - 1) + 1, at)
-                        last_seq = _int(buf, k, buf.find(b" ", k, cut))
+                        last_seq = seq_at(buf, k, cut)
                     last = max(last, last_seq)
                 seq_n = min(24, cut - k)
                 seq_bytes[:seq_n] = mv[k : k + seq_n]
@@ -631,7 +632,7 @@ def records(journal, id, start, to=0):
                 held = 0
             pos += cut
     if seq_n and not to:  # the seq of the last line sent
-        last = max(last, _int(seq_bytes, 0, seq_bytes.find(b" ", 0, seq_n)))
+        last = max(last, seq_at(seq_bytes, 0, seq_n))
     yield dump(
         {
             "id": id,
@@ -643,15 +644,6 @@ def records(journal, id, start, to=0):
             "more": last + 1 < journal.next_seq,
         }
     )
-
-
-def _int(buf, a, b):
-    """The seq a record line starts with (buf[a:b]), -1 if it is not a number (named as journal.py's
-    helper: a name the firmware has)."""
-    try:
-        return int(buf[a:b]) if b > a else -1
-    except ValueError:
-        return -1
 
 
 def _item(seq, line):

@@ -2,9 +2,9 @@
 import json
 import select
 import time
-import zlib
 
 from crib.untrusted import BadBoard, board_id
+from cribbage.journal import parse
 
 MAX_REPLY = 1 << 20  # a reply line longer than this is not from a cribboard
 MAX_PUSHES = 1024  # pushes kept while waiting for replies: a board flooding pushes loses the oldest
@@ -365,29 +365,21 @@ BOARD_SLACK = 4096  # records a stream may bring beyond hello's next: events pla
 
 
 def parse_record(line):
-    """(seq, event) of one journal record line as the board stores it ("SEQ CRC PAYLOAD", CRC-32 of
-    the payload continued from the seq: board/journal.py), checked; LinkError when it is not one."""
-    head = line[:24].split(b" ", 2)
-    try:
-        seq = int(head[0])
-        crc = int(head[1], 16)
-        if len(head[1]) != 8 or b"%d" % seq != head[0] or seq < 1:
-            raise ValueError(head)
-        payload = line[len(head[0]) + 10 :]
-        if line[len(head[0]) + 9 : len(head[0]) + 10] != b" ":
-            raise ValueError(head)
-    except (ValueError, IndexError):
-        raise LinkError(
-            "the board sent a line that is no journal record: %s: stopped"
-            % _word(line[:60].decode("ascii", "replace"))
-        ) from None
-    if zlib.crc32(payload, seq & 0xFFFFFFFF) != crc:
+    """(seq, event) of one journal record line as the board stores it (cribbage.journal), checked;
+    LinkError when it is not one."""
+    seq, text, why = parse(line)
+    if why == "checksum mismatch":
         raise LinkError(
             "the board sent record %d with a checksum that does not hold: stopped (it is left on the board)"
             % seq
         )
+    if why == "unreadable record":
+        raise LinkError(
+            "the board sent a line that is no journal record: %s: stopped"
+            % _word(line[:60].decode("ascii", "replace"))
+        )
     try:
-        event = json.loads(payload.decode("utf-8"))
+        event = json.loads(text) if text is not None else None
     except ValueError:
         event = None
     if not isinstance(event, dict):

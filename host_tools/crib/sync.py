@@ -1,8 +1,7 @@
 # `crib sync`: the board's new events into SQLite page by page; events served again compared; set-asides kept.
-import zlib
-
 from crib.client import LinkError, Refused
 from crib.store import db
+from cribbage.journal import parse
 
 # More events than any board's flash holds at once (a Pico's 1.4 MB of littlefs is about 30,000
 # events at 48 bytes each): a board claiming more is not believed.
@@ -224,13 +223,7 @@ def parse_aside(at, data):
 
 
 def _record(raw):
-    """(seq, checksum holds) of a journal record line (docs/journal.md), (None, False) otherwise."""
-    parts = raw.split(b" ", 2)
-    if len(parts) < 3 or not parts[0].isdigit() or len(parts[0]) > 12 or len(parts[1]) != 8:
-        return None, False
-    seq = int(parts[0])
-    try:
-        crc = int(parts[1], 16)
-    except ValueError:
-        return seq, False
-    return seq, zlib.crc32(parts[2], seq & 0xFFFFFFFF) == crc
+    """(seq, whether it is an intact record) of a line of a set-aside file (cribbage.journal's record
+    line): seq None when the line does not start with one."""
+    seq, _, why = parse(raw)
+    return (None if seq < 0 else seq), not why

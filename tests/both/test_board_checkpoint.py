@@ -9,10 +9,10 @@ from match_script import match_events
 from scenario import Scenario
 
 from board.commit import Commit
-from board.crc import crc32
 from board.journal import Journal
 from cribbage import events
 from cribbage.game import replay
+from cribbage.journal import crc32
 
 
 class Board:

@@ -3,8 +3,8 @@
 from fakehal import scratch_dir
 from scenario import Scenario
 
-from board.crc import crc32
 from board.journal import Journal
+from cribbage.journal import crc32
 
 
 def _write(path, data):

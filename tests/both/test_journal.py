@@ -1,9 +1,10 @@
 # The flash journal on a plain folder: record format, replay, torn and corrupt records, compaction, versions.
 import os
 
-from board.crc import crc32, table_crc32
 from board.journal import Journal, JournalError
 from check import message, raises
+from cribbage.crctable import crc32 as table_crc32
+from cribbage.journal import crc32
 
 EVENTS = ['{"t":"cut","side":0}', '{"t":"peg","side":1,"pts":2}', '{"t":"peg","side":0,"pts":31}']
 

@@ -4,6 +4,7 @@ import os
 from test_journal import _read, _remove_tree, _tmpdir, _write
 
 from board import journal as J
+from cribbage.journal import record
 
 
 def _line_by_line(f, expected, fold, pos, apply, marks, kept):
@@ -54,7 +55,7 @@ def _both(data, refuse=None):
 def _journal(payloads, first=1):
     out = J._header(first)
     for k, p in enumerate(payloads):
-        out += J._record(first + k, p.encode())
+        out += record(first + k, p.encode())
     return out
 
 
@@ -112,7 +113,7 @@ def test_spoilt_records_anywhere_read_alike():
     lines[7] = lines[7][: sp + 1] + lines[7][sp + 1 : sp + 9].upper() + lines[7][sp + 9 :]
     got = _both(b"\n".join(lines))[0]
     assert got == PAYLOADS[:6] + PAYLOADS[7:30]
-    bad = J._header(1) + J._record(1, b"ok") + J._record(2, b"\xff\xfe") + J._record(3, b"after")
+    bad = J._header(1) + record(1, b"ok") + record(2, b"\xff\xfe") + record(3, b"after")
     got, report, _, _, _, _ = _both(bad)
     assert got == ["ok", "after"] and "not UTF-8" in report
     assert n > 40

@@ -17,12 +17,12 @@ ROOT = simbuild.ROOT
 build = simbuild.launcher.build
 CHILD = os.path.join(ROOT, "tests", "mp", "game_heap64k_child.py")
 GAME_HEAP = 64 * 1024
-# In the image: the game, the journal and its crc, and the sim's flash (littlefs on a file, as on a Pico).
+# In the image: the game (cribbage.journal, its record line, with it), the journal and the sim's flash
+# (littlefs on a file, as on a Pico).
 MODULES = (
     "cribbage/",
     "board/__init__.py",
     "board/journal.py",
-    "board/crc.py",
     "sim/__init__.py",
     "sim/flash.py",
 )
@@ -39,7 +39,7 @@ ORDER = (
     "cribbage.checks",
     "cribbage.fold",
     "cribbage.game",
-    "board.crc",
+    "cribbage.journal",
     "board.journal",
     "sim.flash",
 )

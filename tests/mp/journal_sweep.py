@@ -27,8 +27,8 @@ for _p in (_HERE, _HERE + "/../support", _HERE + "/../../firmware"):
 import lfsjournal as lfs  # noqa: E402
 from cutblockdev import CutBlockDev  # noqa: E402
 
-from board.crc import crc32  # noqa: E402
 from board.journal import Journal  # noqa: E402
+from cribbage.journal import crc32  # noqa: E402
 
 BLOCK_SIZE = lfs.BLOCK_SIZE
 BLOCK_COUNT = 32

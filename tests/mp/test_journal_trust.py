@@ -165,7 +165,7 @@ def test_every_damaged_journal_boots_keeps_what_it_cannot_read_and_says_so():
 def test_a_journal_of_newer_firmware_is_left_untouched_and_the_board_says_update():
     flash_with(match_lines()[:10])
     head = b"cribboard-journal 3 first 1 something new"
-    from board.crc import crc32
+    from cribbage.journal import crc32
 
     data = head + b" crc %08x\n" % crc32(head) + b"1 00000000 {}\n"
     lfs.write(PATH, data)
