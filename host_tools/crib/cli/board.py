@@ -2,26 +2,31 @@
 import json
 import sys
 import time
+from typing import Annotated
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from crib import ports, share
 from crib.cli import common
-from crib.cli.common import PORT_HELP, fail, plural
+from crib.cli.common import BOARD, Command, Group, Port, Timeout, fail, plural
 from crib.client import LinkError
 from crib.untrusted import shown
 
 app = typer.Typer()
 link_app = typer.Typer(
-    help="talk to the board's link directly (hello, state, events, subscribe)", no_args_is_help=True
+    cls=Group,
+    help="talk to the board's link directly (hello, state, events, subscribe)",
+    no_args_is_help=True,
 )
 
 
-@app.command("ports")
-def ports_cmd(timeout: float = typer.Option(2.0, help="seconds to wait for each board's hello")):
-    """List the boards plugged in over USB (Raspberry Pi vendor id 0x2E8A) and the running simulators,
-    each with its board id (asked through its hub: a crib watching it is not disturbed)."""
+@app.command("ports", cls=Command, rich_help_panel=BOARD)
+def ports_cmd(timeout: Annotated[float, typer.Option(help="seconds to wait for each board's hello")] = 2.0):
+    """List the boards plugged in over USB and the running simulators, each with its board id.
+
+    Boards are found by the Raspberry Pi vendor id (0x2E8A); each id is asked through the board's hub,
+    so a crib watching it is not disturbed."""
     found = ports.boards()
     sims = ports.simulators()
     if not found and not sims:
@@ -52,20 +57,15 @@ def _board_id(target, timeout):
         c.close()
 
 
-@link_app.command("hello")
-def link_hello(
-    port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
-    timeout: float = typer.Option(2.0, help="seconds to wait for each answer"),
-):
+@link_app.command("hello", cls=Command)
+def link_hello(port: Port = "auto", timeout: Timeout = 2.0):
     """The board's protocol and firmware version, id and game form."""
     c = common.client(port, timeout)
     common.console.print_json(json.dumps(c.hello))
 
 
-@link_app.command("state")
-def link_state(
-    port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP), timeout: float = typer.Option(2.0)
-):
+@link_app.command("state", cls=Command)
+def link_state(port: Port = "auto", timeout: Timeout = 2.0):
     """The current derived state of the board's match, as JSON."""
     c = common.client(port, timeout)
     try:
@@ -74,12 +74,12 @@ def link_state(
         fail(str(e), 3)
 
 
-@link_app.command("events")
+@link_app.command("events", cls=Command)
 def link_events(
-    start: int = typer.Option(0, "--from", help="first sequence number"),
-    limit: int = typer.Option(64, help="events a page (1..64)"),
-    port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
-    timeout: float = typer.Option(2.0),
+    start: Annotated[int, typer.Option("--from", help="first sequence number")] = 0,
+    limit: Annotated[int, typer.Option(help="events a page (1..64)")] = 64,
+    port: Port = "auto",
+    timeout: Timeout = 2.0,
 ):
     """Events from a sequence number, one JSON line each (every page until the end)."""
     c = common.client(port, timeout)
@@ -91,12 +91,12 @@ def link_events(
         fail(str(e), 3)
 
 
-@link_app.command("subscribe")
+@link_app.command("subscribe", cls=Command)
 def link_subscribe(
-    start: int = typer.Option(None, "--from", help="replay from this seq first"),
-    seconds: float = typer.Option(None, help="stop after this long (default: Ctrl-C)"),
-    port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
-    timeout: float = typer.Option(2.0),
+    start: Annotated[int | None, typer.Option("--from", help="replay from this seq first")] = None,
+    seconds: Annotated[float | None, typer.Option(help="stop after this long (default: Ctrl-C)")] = None,
+    port: Port = "auto",
+    timeout: Timeout = 2.0,
 ):
     """Print the board's pushes (events, proposal verdicts) as JSON lines as they happen."""
     c = common.client(port, timeout)
@@ -114,13 +114,16 @@ def link_subscribe(
         fail(str(e), 3)
 
 
-@link_app.command("propose")
+Wait = Annotated[float, typer.Option(help="seconds to wait for OK/UNDO on the board")]
+
+
+@link_app.command("propose", cls=Command)
 def link_propose(
-    event: str = typer.Argument(..., help='the event, e.g. {"t":"fix","s":0,"n":-2}'),
-    note: str = typer.Option("", help="a few words for the board's display"),
-    wait: float = typer.Option(60.0, help="seconds to wait for OK/UNDO on the board"),
-    port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
-    timeout: float = typer.Option(2.0),
+    event: Annotated[str, typer.Argument(help='the event, e.g. {"t":"fix","s":0,"n":-2}')],
+    note: Annotated[str, typer.Option(help="a few words for the board's display")] = "",
+    wait: Wait = 60.0,
+    port: Port = "auto",
+    timeout: Timeout = 2.0,
 ):
     """Ask the board for a change (a correction): it applies only when a player presses OK."""
     try:
@@ -154,16 +157,17 @@ def _propose_and_wait(ev, note, wait, port, timeout):
     fail("nobody answered on the board within %.0f s: request withdrawn" % wait, 1)
 
 
-@app.command("name")
+@app.command("name", cls=Command, rich_help_panel=BOARD)
 def name_cmd(
-    player: int = typer.Argument(..., help="the player as the board numbers them: 1 for P1, 2 for P2"),
-    name: str = typer.Argument(..., help="1-12 letters, digits or ASCII signs (the display's font)"),
-    wait: float = typer.Option(60.0, help="seconds to wait for OK/UNDO on the board"),
-    port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
-    timeout: float = typer.Option(2.0),
+    player: Annotated[int, typer.Argument(help="the player as the board numbers them: 1 for P1, 2 for P2")],
+    name: Annotated[str, typer.Argument(help="1-12 letters, digits or ASCII signs (the display's font)")],
+    wait: Wait = 60.0,
+    port: Port = "auto",
+    timeout: Timeout = 2.0,
 ):
-    """Name a player on the board: shown on its display and kept in the history from that game on,
-    once a player presses OK there (UNDO refuses)."""
+    """Name a player on the board, once a player presses OK there (UNDO refuses).
+
+    The name is shown on the board's display and kept in the history from that game on."""
     from cribbage import events
 
     if player < 1:
@@ -171,16 +175,17 @@ def name_cmd(
     _propose_and_wait(events.name(player - 1, name), "crib name", wait, port, timeout)
 
 
-@app.command("sync")
+@app.command("sync", cls=Command, rich_help_panel=BOARD)
 def sync_cmd(
-    port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP),
-    db_path: str = typer.Option(None, "--db", help=common.DB_HELP),
-    timeout: float = typer.Option(2.0, help="seconds to wait for each answer"),
-    follow: bool = typer.Option(
-        False,
-        "--follow",
-        help="then keep the history current as the board plays (Ctrl-C stops; for crib serve)",
-    ),
+    port: Port = "auto",
+    db_path: common.DbPath = None,
+    timeout: Timeout = 2.0,
+    follow: Annotated[
+        bool,
+        typer.Option(
+            "--follow", help="then keep the history current as the board plays (Ctrl-C stops; for crib serve)"
+        ),
+    ] = False,
 ):
     """Copy the board's new events into the history and replay every game with the core."""
     from crib.replay import rebuild
@@ -240,10 +245,8 @@ def sync_cmd(
             fail("%s (what arrived is kept: run crib sync --follow again)" % e, 3)
 
 
-@app.command("watch")
-def watch_cmd(
-    port: str = typer.Option("auto", "--port", "-p", help=PORT_HELP), timeout: float = typer.Option(2.0)
-):
+@app.command("watch", cls=Command, rich_help_panel=BOARD)
+def watch_cmd(port: Port = "auto", timeout: Timeout = 2.0):
     """Show the board live in the terminal: pegs, scores, match points, the last count."""
     from crib.watch import watch
 
@@ -257,4 +260,4 @@ def watch_cmd(
         fail("%s" % e, 3)
 
 
-app.add_typer(link_app, name="link")
+app.add_typer(link_app, name="link", rich_help_panel=BOARD)

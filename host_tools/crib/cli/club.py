@@ -10,12 +10,17 @@ from rich.table import Table
 
 from crib import club
 from crib.cli import common
+from crib.cli.common import Command, Group
 from crib.store import clubdb, db
 from crib.untrusted import printable
 
-app = typer.Typer(help="a club night: players, boards, rounds, standings, scorecards", no_args_is_help=True)
+app = typer.Typer(
+    cls=Group, help="a club night: players, boards, rounds, standings, scorecards", no_args_is_help=True
+)
 DB_HELP = "the history database the boards sync into (default: per-user data folder, or $CRIB_DB)"
-NIGHT_HELP = "the night's number (default: the latest)"
+DbPath = Annotated[str | None, typer.Option("--db", help=DB_HELP)]
+Night = Annotated[int | None, typer.Option(help="the night's number (default: the latest)")]
+AsJson = Annotated[bool, typer.Option("--json", help="rows as JSON")]
 
 
 def escape(text):
@@ -62,15 +67,17 @@ def _in_night(con, n, player):
     _fail("%s is not in night %d (%s): %s" % (player, n["id"], n["name"], hint))
 
 
-@app.command("night")
+@app.command("night", cls=Command)
 def night_cmd(
     name: Annotated[str, typer.Argument(help="the night's name, e.g. 'Tuesday 1 Dec'")],
     players: Annotated[list[str], typer.Option("--player", help="a player of the night (repeat)")],
     boards: Annotated[list[str], typer.Option("--board", help="a board id, table 1 first (repeat)")],
-    games: int = typer.Option(9, help="games each player plays"),
-    scoring: str = typer.Option("acc", help="game points: " + ", ".join(sorted(club.VARIANTS))),
-    draw: int = typer.Option(None, help="a seat draw from this seed (default: the rotation as listed)"),
-    db_path: str = typer.Option(None, "--db", help=DB_HELP),
+    games: Annotated[int, typer.Option(help="games each player plays")] = 9,
+    scoring: Annotated[str, typer.Option(help="game points: " + ", ".join(sorted(club.VARIANTS)))] = "acc",
+    draw: Annotated[
+        int | None, typer.Option(help="a seat draw from this seed (default: the rotation as listed)")
+    ] = None,
+    db_path: DbPath = None,
 ):
     """Register a night and print its rounds: who plays whom on which board."""
     con = open_db(db_path, readonly=False)
@@ -84,10 +91,10 @@ def night_cmd(
         )
 
 
-@app.command("schedule")
+@app.command("schedule", cls=Command)
 def schedule_cmd(
-    night: int = typer.Option(None, help=NIGHT_HELP),
-    db_path: str = typer.Option(None, "--db", help=DB_HELP),
+    night: Night = None,
+    db_path: DbPath = None,
 ):
     """The night's rounds again (to reprint the table cards)."""
     con = open_db(db_path)
@@ -97,14 +104,15 @@ def schedule_cmd(
     _print_schedule(clubdb.schedule(con, n["id"]))
 
 
-@app.command("standings")
+@app.command("standings", cls=Command)
 def standings_cmd(
-    night: int = typer.Option(None, help=NIGHT_HELP),
-    as_json: bool = typer.Option(False, "--json", help="rows as JSON"),
-    db_path: str = typer.Option(None, "--db", help=DB_HELP),
+    night: Night = None,
+    as_json: AsJson = False,
+    db_path: DbPath = None,
 ):
-    """Standings in ACC order: game points, games won, spread, head to head; then the players with no
-    finished game yet, with no place (-)."""
+    """Standings in ACC order: game points, games won, spread, head to head.
+
+    The players with no finished game yet come last, with no place (-)."""
     n, rows, problems = _run(clubdb.standings, open_db(db_path), night)
     if as_json:
         print(json.dumps({"night": n["id"], "name": n["name"], "standings": rows, "notes": problems}))
@@ -137,12 +145,12 @@ def standings_cmd(
     _problems(problems)
 
 
-@app.command("scorecard")
+@app.command("scorecard", cls=Command)
 def scorecard_cmd(
-    player: str = typer.Argument(..., help="the player's name as registered"),
-    night: int = typer.Option(None, help=NIGHT_HELP),
-    as_json: bool = typer.Option(False, "--json", help="lines as JSON"),
-    db_path: str = typer.Option(None, "--db", help=DB_HELP),
+    player: Annotated[str, typer.Argument(help="the player's name as registered")],
+    night: Night = None,
+    as_json: Annotated[bool, typer.Option("--json", help="lines as JSON")] = False,
+    db_path: DbPath = None,
 ):
     """A player's scorecard as the ACC sheet shows it: opponent, won/lost, spread, running totals."""
     con = open_db(db_path)
@@ -180,10 +188,10 @@ def scorecard_cmd(
     common.console.print(t)
 
 
-@app.command("pots")
+@app.command("pots", cls=Command)
 def pots_cmd(
-    night: int = typer.Option(None, help=NIGHT_HELP),
-    db_path: str = typer.Option(None, "--db", help=DB_HELP),
+    night: Night = None,
+    db_path: DbPath = None,
 ):
     """The night's side-pot hands: 24, 28 and 29 hands and four of a kind."""
     pots = club.side_pots(_run(clubdb.pot_hands, open_db(db_path), night))
@@ -196,11 +204,11 @@ def pots_cmd(
         )
 
 
-@app.command("season")
+@app.command("season", cls=Command)
 def season_cmd(
-    drop_worst: int = typer.Option(0, help="each player's worst nights left out"),
-    as_json: bool = typer.Option(False, "--json", help="rows as JSON"),
-    db_path: str = typer.Option(None, "--db", help=DB_HELP),
+    drop_worst: Annotated[int, typer.Option(help="each player's worst nights left out")] = 0,
+    as_json: AsJson = False,
+    db_path: DbPath = None,
 ):
     """Season standings over every night in the database."""
     rows = _run(clubdb.season, open_db(db_path), drop_worst)

@@ -1,8 +1,10 @@
 # What the `crib` commands share: the consoles, the one-line failure, the board and history openers.
 import os
+from typing import Annotated
 
 import typer
 from rich.console import Console
+from typer.core import TyperCommand, TyperGroup
 
 from crib import ports, share
 from crib.client import LinkError
@@ -12,9 +14,56 @@ from crib.untrusted import shown
 PORT_HELP = "auto | DEVICE | id:SERIAL | socket://HOST:PORT (the simulator), as mpremote takes"
 DB_HELP = "the history database (default: per-user data folder, or $CRIB_DB)"
 
+# The options many commands take, declared once.
+Port = Annotated[str, typer.Option("--port", "-p", help=PORT_HELP)]
+Timeout = Annotated[float, typer.Option(help="seconds to wait for each answer")]
+DbPath = Annotated[str | None, typer.Option("--db", help=DB_HELP)]
+
+# The panels of `crib --help`, one a subject.
+BOARD = "The board"
+HISTORY = "The history"
+CLUB = "A club night"
+HANDS = "Hands"
+FIRMWARE = "The firmware"
+
 # Read as common.console at each use, so a test may hand the commands a wider one.
 console = Console()
 err = Console(stderr=True)
+
+
+class _NoValueShown:
+    # typer shows a type after every option, <bool> after a flag and after --help too: they take none.
+    def get_help_option(self, ctx):
+        opt = super().get_help_option(ctx)
+        if opt is not None:
+            opt.metavar = ""
+        return opt
+
+
+class Command(_NoValueShown, TyperCommand):
+    """Every crib command (typer's cls=): its flags show no value in its help, and a database that
+    fails under it (locked, a full disk, a damaged page, a role that may not write) is one line and
+    exit 4, never a traceback; the failed transaction changed nothing."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for p in self.params:
+            if getattr(p, "is_flag", False) and p.metavar is None:
+                p.metavar = ""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except Exception as e:
+            said = db.trouble(e, ctx.params.get("db_path"))
+            if said is None:
+                raise
+            err.print("[bold red]crib:[/] %s" % shown(said, 400))
+            raise typer.Exit(4) from None
+
+
+class Group(_NoValueShown, TyperGroup):
+    """Every crib group of commands (typer's cls=): `crib`, `crib link`, `crib club`."""
 
 
 def fail(msg, code=1):

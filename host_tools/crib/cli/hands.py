@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from crib.advise import THROWN, advice, crib_table, print_ranked
+from crib.cli.common import HANDS, Command
 from crib.score import print_itemised, score_stream
 from cribbage.errors import CribError
 from cribbage.show import score_show
@@ -20,7 +21,7 @@ def _fail(command, msg):
     raise typer.Exit(2)
 
 
-@app.command("score")
+@app.command("score", cls=Command, rich_help_panel=HANDS)
 def score(
     cards: Annotated[
         list[str] | None, typer.Argument(help="the hand's cards, e.g. 5H 5C 5S JD (none: read stdin)")
@@ -65,7 +66,7 @@ def score(
         print_itemised(show, Console(highlight=False))
 
 
-@app.command("advise")
+@app.command("advise", cls=Command, rich_help_panel=HANDS)
 def advise(
     cards: Annotated[list[str] | None, typer.Argument(help="the dealt cards, e.g. 5H 5C 5S JD 4C 6D")] = None,
     dealer: Annotated[
@@ -77,8 +78,10 @@ def advise(
     table: Annotated[bool, typer.Option("--crib-table", help="print the crib tables instead")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="JSON: a list best first (or the tables)")] = False,
 ):
-    """Rank every discard of a dealt hand: exact expected hand over the unseen starters, the crib
-    table's value of the thrown cards, and the net (hand + crib as dealer, hand - crib as pone)."""
+    """Rank every discard of a dealt hand, best first, as the board's advice shows them.
+
+    For each: the exact expected hand over the unseen starters, the crib table's value of the thrown
+    cards, and the net (hand + crib as dealer, hand - crib as pone)."""
     if form not in THROWN:
         _fail("advise", "unknown game form %r: one of %s" % (form, ", ".join(THROWN)))
     if table:

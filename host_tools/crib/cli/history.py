@@ -9,15 +9,15 @@ from rich.table import Table
 
 from crib import stakes
 from crib.cli import common
-from crib.cli.common import DB_HELP, fail
+from crib.cli.common import HISTORY, Command, DbPath, fail
 from crib.store import address, db
 from crib.untrusted import shown
 
 app = typer.Typer()
 
 
-@app.command("games")
-def games_cmd(db_path: str = typer.Option(None, "--db", help=DB_HELP)):
+@app.command("games", cls=Command, rich_help_panel=HISTORY)
+def games_cmd(db_path: DbPath = None):
     """The games in the history, oldest first: when, who, the score, the winner and any skunk."""
     from crib.report import when
 
@@ -62,11 +62,11 @@ def games_cmd(db_path: str = typer.Option(None, "--db", help=DB_HELP)):
     common.console.print(t)
 
 
-@app.command("show")
-def show_cmd(
-    game: int = typer.Argument(..., help="game id (see crib games)"),
-    db_path: str = typer.Option(None, "--db", help=DB_HELP),
-):
+Game = Annotated[int, typer.Argument(help="game id (see crib games)")]
+
+
+@app.command("show", cls=Command, rich_help_panel=HISTORY)
+def show_cmd(game: Game, db_path: DbPath = None):
     """One game deal by deal, every score itemised."""
     from crib.replay import replay_board
     from crib.report import show_game
@@ -84,15 +84,19 @@ def show_cmd(
     show_game(common.console, g, db.scores(con, game), info, db.game_times(con, g), coach)
 
 
-@app.command("stats")
+@app.command("stats", cls=Command, rich_help_panel=HISTORY)
 def stats_cmd(
-    db_path: str = typer.Option(None, "--db", help=DB_HELP),
-    best: int = typer.Option(5, help="how many best hands to list"),
-    as_json: bool = typer.Option(False, "--json", help="the figures as JSON"),
-    plot: str = typer.Option(None, "--plot", help="also draw the players side by side (PNG)"),
+    db_path: DbPath = None,
+    best: Annotated[int, typer.Option(help="how many best hands to list")] = 5,
+    as_json: Annotated[bool, typer.Option("--json", help="the figures as JSON")] = False,
+    plot: Annotated[
+        str | None, typer.Option("--plot", help="also draw the players side by side (PNG)")
+    ] = None,
 ):
-    """Per player and head to head: games, wins, skunks, first deal, averages as dealer and pone,
-    hand counts, 24/28/29s, streaks, margins, counting accuracy, best hands."""
+    """The figures per player and head to head, from games and wins to the best hands.
+
+    Games, wins, skunks, first deal, averages as dealer and pone, hand counts, 24/28/29s, streaks,
+    margins, counting accuracy, best hands."""
     from crib import statsview
 
     con = common.open_db(db_path)
@@ -107,11 +111,13 @@ def stats_cmd(
         common.err.print("wrote %s" % shown(path, 400))
 
 
-@app.command("plot")
+@app.command("plot", cls=Command, rich_help_panel=HISTORY)
 def plot_cmd(
-    game: int = typer.Argument(..., help="game id (see crib games)"),
-    out: str = typer.Option(None, "--out", "-o", help="PNG file (default: crib-game-N.png)"),
-    db_path: str = typer.Option(None, "--db", help=DB_HELP),
+    game: Game,
+    out: Annotated[
+        str | None, typer.Option("--out", "-o", help="PNG file (default: crib-game-N.png)")
+    ] = None,
+    db_path: DbPath = None,
 ):
     """The pegging graph of a game: each side's score by deal, with the skunk lines (PNG)."""
     from crib.plot import plot_game
@@ -132,12 +138,12 @@ def plot_cmd(
     common.console.print("wrote %s" % shown(path, 400))
 
 
-@app.command("export")
+@app.command("export", cls=Command, rich_help_panel=HISTORY)
 def export_cmd(
-    as_csv: bool = typer.Option(False, "--csv", help="one row per score"),
-    as_json: bool = typer.Option(False, "--json", help="games with scores and events"),
-    out: str = typer.Option("-", "--out", "-o", help="file (default: standard output)"),
-    db_path: str = typer.Option(None, "--db", help=DB_HELP),
+    as_csv: Annotated[bool, typer.Option("--csv", help="one row per score")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="games with scores and events")] = False,
+    out: Annotated[str, typer.Option("--out", "-o", help="file (default: standard output)")] = "-",
+    db_path: DbPath = None,
 ):
     """Export the history as CSV or JSON (default: by the --out file's extension, else CSV)."""
     from crib import export
@@ -161,7 +167,7 @@ def export_cmd(
     common.console.print("wrote %d %s to %s" % (n, "rows" if as_csv else "games", shown(out, 400)))
 
 
-@app.command("stakes")
+@app.command("stakes", cls=Command, rich_help_panel=HISTORY)
 def stakes_cmd(
     set_: Annotated[
         list[str] | None,
@@ -169,10 +175,11 @@ def stakes_cmd(
             "--set", help="NAME=VALUE: per_game, per_point, skunk, double, unit (kept on this laptop)"
         ),
     ] = None,
-    db_path: Annotated[str | None, typer.Option("--db", help="the history database")] = None,
+    db_path: DbPath = None,
 ):
-    """A stakes ledger: what each finished game cost its loser (per game and per point, skunk and
-    double skunk multipliers) and the running balance of each pair of players."""
+    """A stakes ledger: what each finished game cost its loser, and each pair of players' balance.
+
+    A game costs per game and per point short, times the skunk or double skunk multiplier."""
     from crib.report import when
     from crib.stats import key
 

@@ -1,17 +1,20 @@
 # `crib serve`: the room's live scoreboard in a browser, read from the history (crib/serve.py serves it).
+from typing import Annotated
+
 import typer
 
 from crib.cli import club, common
+from crib.cli.common import CLUB, Command
 from crib.store import db
 
 app = typer.Typer()
 
 
-@app.command("serve")
+@app.command("serve", cls=Command, rich_help_panel=CLUB)
 def serve_cmd(
-    port: int = typer.Option(8121, help="the web page's port"),
-    host: str = typer.Option("127.0.0.1", help="0.0.0.0 lets phones in the room open it"),
-    db_path: str = typer.Option(None, "--db", help=club.DB_HELP),
+    port: Annotated[int, typer.Option(help="the web page's port")] = 8121,
+    host: Annotated[str, typer.Option(help="0.0.0.0 lets phones in the room open it")] = "127.0.0.1",
+    db_path: club.DbPath = None,
 ):
     """The room's scoreboard in a browser: every board live, the night's standings, printable scorecards.
 
