@@ -87,3 +87,18 @@ def test_a_game_synced_seconds_after_the_night_opened_is_the_nights_on_both(hist
     assert n["opened"] == 1754000070.0
     assert [set(r["players"]) for r in found] == [set(played)]
     con.close()
+
+
+def test_a_club_table_an_older_crib_made_on_postgresql_keeps_the_next_nights_time(pg_server):
+    url = pg_server.database("crib_old_club")
+    con = db.connect(url)
+    con.execute(  # as an older crib made it
+        "CREATE TABLE club_nights (id INTEGER PRIMARY KEY, name TEXT NOT NULL, opened REAL NOT NULL, "
+        "games INTEGER NOT NULL, scoring TEXT NOT NULL)"
+    )
+    con.close()
+    played, _bye = _night_of_three(url, opened=1754000070.0, synced=1754000075.0)
+    con = db.connect(url, readonly=True)
+    n, found, _problems = clubdb.results(con)
+    assert n["opened"] == 1754000070.0 and [set(r["players"]) for r in found] == [set(played)]
+    con.close()

@@ -11,6 +11,8 @@ def ensure(con):
     with con:
         for statement in schema.CLUB:
             con.execute(statement)
+        if con.dialect == "postgresql" and con.execute(schema.PG_CLUB_OPENED).fetchone()[0] == "real":
+            con.execute(schema.PG_CLUB_WIDEN)
 
 
 def registered(con):

@@ -130,6 +130,14 @@ CLUB = (
 )""",
 )
 
+# Club tables an older crib made on PostgreSQL hold the opening time as REAL (single precision: a time
+# of today to the nearest minute or so); the night's writer widens the column.
+PG_CLUB_OPENED = (
+    "SELECT data_type FROM information_schema.columns WHERE table_schema = current_schema() "
+    "AND table_name = 'club_nights' AND column_name = 'opened'"
+)
+PG_CLUB_WIDEN = "ALTER TABLE club_nights ALTER COLUMN opened TYPE DOUBLE PRECISION"
+
 
 class DbError(Exception):
     """The database cannot be used (missing, empty, a newer schema, not a crib database)."""
