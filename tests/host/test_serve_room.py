@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import threading
+from html.parser import HTMLParser
 
 from boards import ROOT, free_port
 
@@ -323,3 +324,84 @@ def test_before_the_first_room_arrives_the_page_says_it_is_loading(tmp_path):
         _stop(server, thread)
     assert re.search(r'<div id="standings"[^>]*>loading…</div>', page)
     assert "no club night" not in page
+
+
+class _Page(HTMLParser):
+    """A page as a browser reads it: the tags it opens, and the text of each heading and cell."""
+
+    def __init__(self, text):
+        super().__init__()
+        self.tags, self.texts, self._open = [], [], None
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        if tag in ("h1", "h2", "td"):
+            self._open = [tag, ""]
+            self.texts.append(self._open)
+
+    def handle_endtag(self, tag):
+        if self._open and tag == self._open[0]:
+            self._open = None
+
+    def handle_data(self, data):
+        if self._open:
+            self._open[1] += data
+
+
+def _scorecards(path):
+    server, thread, port = _thread_server(serve.build(path))
+    try:
+        status, headers, body = _get(port, "/scorecards")
+    finally:
+        _stop(server, thread)
+    assert status == 200 and headers["content-type"] == "text/html; charset=utf-8"
+    return body.decode()
+
+
+def test_the_scorecards_show_the_names_players_chose_as_text(tmp_path):
+    # A director types any name; a board keys one in its font's ASCII signs: both are text on the page.
+    path = str(tmp_path / "room.sqlite3")
+    board = "%016x" % 0xC1AB000
+    names = ["<b>Ann&amp;", '"><i>Bo']
+    night = "<script>Tuesday</script>"
+    con = db.connect(path)
+    clubdb.open_night(con, night, names, [board], games=1, now=0)
+    db.note_board(con, {"board": board})
+    p = MatchPlayer(random.Random(3), names, games=1)
+    p.play(max_games=1)
+    db.add_events(con, board, [{"seq": k + 1, "event": e} for k, e in enumerate(p.events)])
+    replay.rebuild(con, board)
+    con.close()
+    page = _Page(_scorecards(path))
+    assert set(page.tags) == {
+        "html",
+        "head",
+        "meta",
+        "title",
+        "link",
+        "body",
+        "h1",
+        "section",
+        "h2",
+        "small",
+    } | {
+        "table",
+        "tr",
+        "th",
+        "td",
+    }
+    assert page.tags.count("section") == 2 and page.tags.count("tr") == 2 + 2  # a card a player, one game
+    heads = [t for tag, t in page.texts if tag != "td"]
+    assert heads[0] == night + ": scorecards"
+    assert sorted(h.split(" place ")[0] for h in heads[1:]) == sorted(names)  # `NAME place 1, ...`
+    cells = [t for tag, t in page.texts if tag == "td"]
+    assert names[0] in cells and names[1] in cells  # each the other's opponent
+
+
+def test_the_scorecards_before_any_night_say_how_to_start_one(tmp_path):
+    path = str(tmp_path / "room.sqlite3")
+    db.connect(path).close()
+    page = _scorecards(path)
+    assert "No club night yet" in page and "<code>crib club night</code>" in page
+    assert '<link rel="stylesheet" href="/scorecards.css">' in page
