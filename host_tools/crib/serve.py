@@ -1,24 +1,34 @@
 # `crib serve`: the room's live scoreboard in a browser (each board's pegs, the night's standings); read-only.
 import asyncio
 import gc
-import html
 import json
 import logging
 import os
 import time
 
+import jinja2
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import MutableHeaders
 from starlette.middleware import Middleware
-from starlette.responses import HTMLResponse, Response, StreamingResponse
+from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
+from starlette.templating import Jinja2Templates
 
 from crib import club, httpgate, replay
 from crib.store import clubdb, db
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PAGE = os.path.join(HERE, "scoreboard.html")
+# The pages (templates/): every value put in one is escaped, whatever a board or a director wrote.
+TEMPLATES = Jinja2Templates(
+    env=jinja2.Environment(
+        loader=jinja2.PackageLoader("crib", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+)
 # The page's own files: nothing else is served from the folder.
 ASSETS = {"/scoreboard.js": "text/javascript", "/scoreboard.css": "text/css", "/scorecards.css": "text/css"}
 # The page runs only its own files: no inline script, no other site, never inside another site's frame.
@@ -223,46 +233,18 @@ class Hub:
         gc.collect()
 
 
-def _scorecards_page(snap):
+def _scorecards(snap):
+    """What the scorecards page shows: the night, and a card a player in standings order with their games."""
     night = snap["night"]
-    if not night:
-        return "<p>No club night yet: the director starts one with <code>crib club night</code>.</p>"
-    if night.get("error"):
-        return "<p>%s</p>" % html.escape(night["error"])
-    scoring = night["scoring"]
+    error = night and night.get("error")
+    if not night or error:
+        return {"night": night, "error": error, "cards": []}
     results = [dict(r, players=tuple(r["players"])) for r in night["results"]]
-    out = ["<h1>%s: scorecards</h1>" % html.escape(night["name"])]
-    for row in night["standings"]:
-        player = row["player"]
-        place = "place %d, " % row["place"] if row["place"] else ""
-        out.append(
-            '<section class="card"><h2>%s <small>%s%d points, spread %+d</small></h2>'
-            % (html.escape(str(player)), place, row["points"], row["spread"])
-        )
-        out.append(
-            "<table><tr><th>game</th><th>board</th><th>opponent</th><th>W/L</th><th>score</th>"
-            "<th>spread</th><th>points</th><th>total</th><th>total spread</th></tr>"
-        )
-        for c in club.scorecard(player, results, scoring):
-            out.append(
-                "<tr><td>%d</td><td>%s</td><td>%s</td><td>%s</td><td>%d-%d%s</td><td>%+d</td><td>%d</td>"
-                "<td>%d</td><td>%+d</td></tr>"
-                % (
-                    c["round"],
-                    html.escape(str(c["board"])[-6:]),
-                    html.escape(str(c["opponent"])),
-                    c["result"],
-                    c["score"],
-                    c["against"],
-                    " " + c["skunk"] if c["skunk"] else "",
-                    c["spread"],
-                    c["points"],
-                    c["total"],
-                    c["total_spread"],
-                )
-            )
-        out.append("</table></section>")
-    return "\n".join(out)
+    cards = [
+        dict(row, lines=club.scorecard(row["player"], results, night["scoring"]))
+        for row in night["standings"]
+    ]
+    return {"night": night, "error": None, "cards": cards}
 
 
 class Secured:
@@ -302,10 +284,9 @@ def build(db_path, poll=0.5):
             return f.read()
 
     files = {path: (read(path[1:]).encode(), kind) for path, kind in ASSETS.items()}
-    page_html = read("scoreboard.html")
 
-    async def page(_request):
-        return HTMLResponse(page_html)
+    async def page(request):
+        return TEMPLATES.TemplateResponse(request, "scoreboard.html")
 
     async def asset(request):
         body, kind = files[request.url.path]
@@ -320,9 +301,9 @@ def build(db_path, poll=0.5):
             the_hub().updates(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
         )
 
-    async def scorecards(_request):
+    async def scorecards(request):
         h = await the_hub().current()
-        return HTMLResponse(SCORECARD_HEAD + _scorecards_page(h.snap) + "</body></html>")
+        return TEMPLATES.TemplateResponse(request, "scorecards.html", _scorecards(h.snap))
 
     app = Starlette(
         routes=[
@@ -337,13 +318,6 @@ def build(db_path, poll=0.5):
     app.state.room = room
     app.state.hub = None
     return app
-
-
-SCORECARD_HEAD = """<!doctype html><html><head><meta charset="utf-8"><title>Scorecards</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="stylesheet" href="/scorecards.css">
-</head><body>
-"""
 
 
 def config(db_path, host="127.0.0.1", port=8121, poll=0.5, gate=None):

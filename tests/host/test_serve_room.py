@@ -405,3 +405,9 @@ def test_the_scorecards_before_any_night_say_how_to_start_one(tmp_path):
     page = _scorecards(path)
     assert "No club night yet" in page and "<code>crib club night</code>" in page
     assert '<link rel="stylesheet" href="/scorecards.css">' in page
+
+
+def test_a_night_that_cannot_be_scored_says_why_on_the_scorecards_as_text():
+    night = {"name": "Tuesday", "id": 1, "error": "<b>Ann</b> is listed twice", "standings": [], "notes": []}
+    page = serve.TEMPLATES.get_template("scorecards.html").render(serve._scorecards({"night": night}))
+    assert "<p>&lt;b&gt;Ann&lt;/b&gt; is listed twice</p>" in page and "<h1>" not in page
