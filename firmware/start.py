@@ -100,8 +100,16 @@ def main(argv):
     if board_def is None:
         return 2
     # Boot alone needs these: their code (heap on a stock Pico) goes back at the next collection.
-    del _intern_chars, _load_board, _refuse, _drop, _here
+    del _intern_chars, _load_board, _refuse, _here
     gc.collect()
+    if sys.platform == "rp2":
+        # First light: the pegs the journal's seq mark names, lit before the app's code comes in; the LEDs'
+        # driver goes on to the HAL's set-up. Imported by its name as a string ([name budget]): the sim,
+        # which lights only once the app runs, interns none of the names this takes.
+        __import__("board.firstlight")
+        options["leds"] = sys.modules["board.firstlight"].show(board_def, hal_mod)
+        _drop("board.firstlight")
+    del _drop
 
     # Then every module's code, the state built after: code loaded late lands in whatever holes
     # the state left, and a fragmented heap refuses a 1.3 KB import with 100 KB free.
@@ -126,7 +134,7 @@ def main(argv):
     if sys.platform == "rp2":
         # hal.rp2's set-up (make and what only it calls) is done with: with the code in RAM its
         # bytecode goes back to the heap, as start.py's own boot-only functions do above.
-        for name in ("make", "show_error", "_oled", "_makedir"):
+        for name in ("make", "make_leds", "show_error", "_oled", "_makedir"):
             delattr(hal_mod, name)
     # What only the HAL's set-up reads (the pins, the display's bus, the wiring of the LED chains and the
     # keys) goes back to the heap now, before the state is built in the room it leaves.
@@ -147,6 +155,21 @@ def main(argv):
         sys.modules.pop("codefs", None)
     gc.collect()
     running = app.App(hal, board_def, settings)
+    # One App for the board's life: the code only its set-up runs goes back to the heap. A constructor is
+    # set to None before it is deleted: a class's dict keeps a deleted entry's value in its slot.
+    for cls in (
+        app.App,
+        app.Commit,
+        app.Controller,
+        app.Keys,
+        app.Settings,
+        app.edges.Ring,
+        app.render.Render,
+        app.sensors.Sensors,
+    ):
+        cls.__init__ = None  # pyright: ignore[reportAttributeAccessIssue]
+        del cls.__init__
+    del app.sensors.from_board
     board_def.sensor_fixed = board_def.led_chains  # read by the App's set-up only (as the pins above)
     board_def.power = board_def.pins
     ended = False

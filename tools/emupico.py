@@ -274,8 +274,37 @@ def deploy(work, out=None, log=None):
     return out
 
 
-def with_files(image, out, files):
-    """A copy of image with files ({board path: bytes}) written into its littlefs (lfsimg.py add)."""
+# Empties folders of a littlefs image in place (argv: the image, then each folder): lfsimg.py has no remove.
+_EMPTY = """
+import os, sys, vfs
+with open(sys.argv[1], "rb") as f:
+    data = bytearray(f.read())
+class Ram:
+    def readblocks(self, n, buf, off=0):
+        buf[:] = data[n * 4096 + off : n * 4096 + off + len(buf)]
+    def writeblocks(self, n, buf, off=0):
+        data[n * 4096 + off : n * 4096 + off + len(buf)] = buf
+    def ioctl(self, op, arg):
+        if op == 6:
+            data[arg * 4096 : arg * 4096 + 4096] = b"\\xff" * 4096
+        return {4: len(data) // 4096, 5: 4096}.get(op, 0)
+vfs.mount(vfs.VfsLfs2(Ram(), progsize=256), "/img")
+for folder in sys.argv[2:]:
+    try:
+        names = os.listdir("/img/" + folder)
+    except OSError:
+        continue
+    for name in names:
+        os.remove("/img/" + folder + "/" + name)
+vfs.umount("/img")
+with open(sys.argv[1], "wb") as f:
+    f.write(data)
+"""
+
+
+def with_files(image, out, files, emptied=()):
+    """A copy of image with files ({board path: bytes}) written into its littlefs (lfsimg.py add), the
+    folders in emptied (board paths) emptied first."""
     stage = out + ".d"
     shutil.rmtree(stage, ignore_errors=True)
     for path, data in files.items():
@@ -284,6 +313,12 @@ def with_files(image, out, files):
         with open(full, "wb") as f:
             f.write(data)
     shutil.copyfile(image, out)
+    if emptied:
+        subprocess.run(
+            [MICROPYTHON, "-X", "heapsize=16m", "-c", _EMPTY, out] + list(emptied),
+            check=True,
+            capture_output=True,
+        )
     subprocess.run(
         [MICROPYTHON, "-X", "heapsize=16m", os.path.join(RP2EMU, "lfsimg.py"), "add", out, stage],
         check=True,
@@ -343,13 +378,49 @@ def checkpoint_bytes(lines, upto, work):
     return data
 
 
+class _BootHal:
+    """What the App's set-up asks of a HAL (board.app.App.__init__): storage, the ticks and the log."""
+
+    def __init__(self, storage_dir):
+        self.storage_dir = storage_dir
+
+    def ticks_ms(self):
+        return 0
+
+    def log(self, text):
+        pass
+
+
+def seq_mark(data, work):
+    """The name of the seq mark a board whose journal holds data (its bytes) has on flash: written by the
+    firmware's own App (CPython runs it too) as it boots that journal, the note with the pegs included."""
+    firmware = os.path.join(ROOT, "firmware")
+    if firmware not in sys.path:
+        sys.path.insert(0, firmware)
+    from board import app, boardfile
+
+    folder = os.path.join(work, "mark.d")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    with open(folder + app.JOURNAL, "wb") as f:
+        f.write(data)
+    running = app.App(_BootHal(folder), boardfile.load(BOARD_JSON))
+    running.journal.close()
+    names = os.listdir(folder + app.JOURNAL + ".seq")
+    shutil.rmtree(folder)
+    if len(names) != 1:
+        raise RuntimeError("seq marks %r" % (names,))
+    return names[0]
+
+
 def with_journal(image, out, lines, work, checkpoint=0):
-    """A copy of image holding a journal of these event lines (and with checkpoint > 0, the boot
-    checkpoint the board would have written after that many of them)."""
-    files = {JOURNAL: journal_bytes(lines, work)}
+    """A copy of image holding a journal of these event lines and the seq mark the board writes for it
+    (and with checkpoint > 0, the boot checkpoint the board would have written after that many of them)."""
+    data = journal_bytes(lines, work)
+    files = {JOURNAL: data, JOURNAL + ".seq/" + seq_mark(data, work): b""}
     if checkpoint:
         files[JOURNAL + ".checkpoint"] = checkpoint_bytes(lines, checkpoint, work)
-    return with_files(image, out, files)
+    return with_files(image, out, files, [JOURNAL + ".seq"])
 
 
 def mpremote(url, *args, timeout=300):

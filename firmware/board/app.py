@@ -78,6 +78,7 @@ class App:
         self._colours = board_def.side_names  # the pegs' colour on each track ("red", ...): "P1 red"
         self._dog = None
         self.errors = 0
+        self.journal.note = self.note  # pyright: ignore[reportAttributeAccessIssue] (None until set here)
         said = self.book.boot(setup_of(settings)).problem()
         if said is not None:  # set aside, damaged, rolled back, newer firmware: said, then play on
             self.controller.say(*said)
@@ -90,6 +91,14 @@ class App:
         if got is not None:
             kind, side, other, row = got
             self.render.animate(kind, self.track_of(side), self.track_of(other) + 4 * row, self.now)
+
+    def note(self):
+        """What the journal's seq mark says after its seqs (Journal.note): the brightness and the pegs of
+        each track as drawn (-1: no side on it), which the next boot lights before the app's code is
+        loaded (board/firstlight.py)."""
+        self._fill_view(self.now)
+        v = self.render.view
+        return ".%d.%d.%d.%d.%d.%d.%d" % (v[render.BRIGHT], v[0], v[1], v[2], v[3], v[4], v[5])
 
     def tracks(self):
         """Physical track of each side (cached: the frame path must not allocate)."""
@@ -191,6 +200,7 @@ class App:
                 self.controller.say(*display.wrap("Reloaded: not saved"))
         if self.settings.due(now):
             self.settings.save()
+            self.book.remember()  # the brightness or the tracks changed: the first light's too
         self.pump(now)
 
     def pump(self, now):

@@ -88,6 +88,7 @@ class Commit:
         if self._loading is None:  # no set-up in it
             self.new_match(setup)
         self._loading = None
+        self.remember()
         if self.count - self.kept >= _EVERY:
             # No checkpoint, or one far behind (another firmware's, one dropped): the app's first calm
             # pass writes one (save), so that only this boot replays all of it.
@@ -107,17 +108,33 @@ class Commit:
             if self.clock[0]:
                 line = dict(line)
                 line["at"] = self.at()  # when the match started, if a laptop told the board the time
+            # Its seq mark names no pegs: until the match below is the new one, they would be the old's.
+            note = j.note
+            j.note = None
             try:
                 j.rewrite(j.acked + 1, [events.to_line(line)])
             except Exception as e:
+                j.note = note
                 self.log("new match: %r" % (e,))
                 if j.next_seq <= seq:  # the journal is the old one: so is the match in force
                     raise CribError("Flash error: not saved")
                 self._rebuild()  # the new journal landed before the error: its match, from flash
                 return
+            j.note = note
             self.count = 1
             self.kept = 0
         self.match.__init__(setup)
+        self.remember()
+
+    def remember(self):
+        """The seq mark names the match in force (its note: the pegs, for the next boot's first light).
+        Only a shortcut: a flash that fails it is logged, and the board goes on."""
+        j = self.journal
+        if not j.locked:
+            try:
+                j.remember()
+            except Exception as e:
+                self.log("seq mark: %r" % (e,))
 
     def note(self, text="New match?"):  # the new-match note (named as a name the firmware has: [name budget])
         """The question before a new match, saying how many games (with a record past the laptop's

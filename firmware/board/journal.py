@@ -11,6 +11,8 @@ API (board firmware)::
     report = j.open(apply, skip, start)    # from a state() whose bytes are still the file's first
     seq = j.append(line)             # the record is on flash when this returns
     j.ack(seq)                       # a laptop has stored every record up to seq (kept on flash)
+    j.note = fn                      # fn() -> the text the seq mark's name ends with (the app's pegs)
+    j.remember()                     # the seq mark written again when its name would change
     j.rewrite(keep_from, [line])     # keep records >= keep_from, then append lines (a new match)
     j.compact(lines, first_seq)      # replace the records by lines (tests and tools)
     for seq, line in j.records(n): ...   # records with seq >= n (USB sync)
@@ -27,7 +29,9 @@ firmware). report.problem() is the two display lines that say what went wrong, N
 Seqs are never handed out twice: after each append the seq mark (a small file in a folder of its
 own, so littlefs keeps it in another metadata pair than the journal's) records the highest seq
 given, and open() continues after max(journal, mark); a mark above the journal's end is reported as
-a rollback. The mark also keeps the seq the laptop acknowledged (ack()).
+a rollback. The mark also keeps the seq the laptop acknowledged (ack()), the file's size, and what
+note() says (the app: the pegs as drawn, which start.py lights from the name alone at the next boot,
+board/firstlight.py). A mark of the older firmware's <seq>.<acked> is read as well.
 """
 
 import os
@@ -267,8 +271,9 @@ class Journal:
         self.size = 0  # bytes in the file
         self.changes = 0  # counts the files written anew (a reader of the old one must reopen)
         self.mark = 0  # the seq mark on flash: the highest seq given out
+        self.note = None  # -> the text the mark's name ends with (".<n>..."), or None
         self._f = None
-        self._out = None  # the seq mark's file name (journal.log.seq/<seq>.<acked>)
+        self._out = None  # the seq mark's file name (journal.log.seq/<seq>.<acked>.<size><note>)
         self._marks = []  # seq, byte offset of every 32nd record
         self._compacted = 0  # size of the file the last compaction wrote
         self._count = 0  # records in the file
@@ -281,11 +286,15 @@ class Journal:
         # would only wear the flash.
         return self.size > self.max_bytes and self.size > 2 * self._compacted
 
-    def _remember(self, seq):  # the seq mark (named as a name the firmware has: [name budget])
+    def remember(self):  # the seq mark (named as a name the firmware has: [name budget])
+        """Write the seq mark: the highest seq given out, the acknowledged seq, the file's size and the
+        note in force; nothing when its name would not change."""
         # The mark is the name of an empty file in its own folder, renamed at each append: a rename
         # is one commit and needs no file object or cache on the heap (an open file did, ~1 KB, and
         # a full heap at 96 KB could not spare it).
-        new = "%s.seq/%d.%d" % (self.path, seq, self.acked)
+        seq = max(self.mark, self.next_seq - 1)
+        note = self.note
+        new = "%s.seq/%d.%d.%d%s" % (self.path, seq, self.acked, self.size, "" if note is None else note())
         if self._out is None:
             if not _exists(self.path + ".seq"):
                 os.mkdir(self.path + ".seq")
@@ -310,7 +319,7 @@ class Journal:
             raise JournalError("ack %d: the journal has given out seqs up to %d" % (seq, self.next_seq - 1))
         if seq > self.acked:
             self.acked = seq
-            self._remember(max(self.mark, self.next_seq - 1))
+            self.remember()
         return self.acked
 
     # ---- open ---------------------------------------------------------------------------------
@@ -335,8 +344,8 @@ class Journal:
             self._out = None
             try:
                 for name in os.listdir(self.path + ".seq"):
-                    words = name.split(".")
-                    if len(words) != 2 or not (words[0].isdigit() and words[1].isdigit()):
+                    words = name.split(".")  # <seq>.<acked>, and the size and note after (older: none)
+                    if len(words) < 2 or not (words[0].isdigit() and words[1].isdigit()):
                         report.notes.append("seq mark unreadable: " + name)
                     elif self._out is None or int(words[0]) > mark:
                         if self._out is not None:
@@ -391,7 +400,7 @@ class Journal:
             self.fold = fold
             self.size = end
             if mark < n - 2:  # missing or unreadable (behind by one: a cut after a record; the next append)
-                self._remember(n - 1)
+                self.remember()
             self._open_for_append()
             return report
         except OSError as e:
@@ -553,7 +562,7 @@ class Journal:
             self.next_seq = seq + 1
             self.last = seq
             self.size += len(rec)
-            self._remember(seq)  # the record is confirmed; a mark that lags by one is still safe
+            self.remember()  # the record is confirmed; a mark that lags by one is still safe
         except BaseException:
             # Not confirmed (or confirmed, its mark not written): only open() may decide what is on flash.
             self._f = None
@@ -636,8 +645,7 @@ class Journal:
         self._marks = list(marks)
         self._count = count
         self._open_for_append()
-        if n - 1 > self.mark:
-            self._remember(n - 1)
+        self.remember()  # the seqs given out and the size: the mark names the file (first light)
 
     def _write_temp(self, first, fold, payloads, marks):
         with open(self.temp_path, "wb") as f:

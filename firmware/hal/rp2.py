@@ -330,6 +330,19 @@ def _makedir(path):
         pass  # exists
 
 
+def make_leds(board_def):
+    """The LED chains, dark, their 5 V rail on: start.py makes them first for the first light
+    (board/firstlight.py) and hands them to make() in options["leds"]; dropped after boot with make."""
+    from hal.ws2812 import Chains  # here, so the tests of the other parts need no rp2 module
+
+    b = board_def
+    leds = Chains(b.led_pins, b.led_chains, b.led_order)
+    leds.write(bytearray(3 * b.led_count))  # all dark before the 5 V rail comes up
+    if b.led_power_pin is not None:
+        machine.Pin(b.led_power_pin, machine.Pin.OUT, value=1)
+    return leds
+
+
 def make(board_def, options=None):
     """The Hal for board_def. The set-up is here, not in Hal.__init__: start.py drops this function and
     the ones only it calls once the board runs, and with the code in RAM their bytecode is heap
@@ -339,13 +352,7 @@ def make(board_def, options=None):
     b = board_def
     storage_dir = options.get("storage_dir", STORAGE)
     _makedir(storage_dir)
-
-    from hal.ws2812 import Chains  # here, so the tests of the other parts need no rp2 module
-
-    leds = Chains(b.led_pins, b.led_chains, b.led_order)
-    leds.write(bytearray(3 * b.led_count))  # all dark before the 5 V rail comes up
-    if b.led_power_pin is not None:
-        Pin(b.led_power_pin, Pin.OUT, value=1)
+    leds = options.get("leds") or make_leds(b)
 
     p = b.pins
     # An unplugged chain must reach the app as all ones: pull MISO to the level that inverts to 1.

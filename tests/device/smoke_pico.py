@@ -130,6 +130,15 @@ def _lines_of(synced):
     return [events.to_line(ev) for _seq, ev in synced]
 
 
+def _booted(pico, after=0):
+    """Device ms of the first lit frame and of the journal's replay line, once the app has booted (its heap
+    line): start.py's first light comes before the app, so the first lit frame says nothing of it."""
+    lit = pico.first_lit(after)
+    replayed = pico.stamped("records replayed", after)
+    pico.stamped("heap:", after)
+    return lit, replayed
+
+
 def _shows_journal(pico, lines):
     leds, rows = board_for(lines)
     _shows(pico, rows)
@@ -145,7 +154,7 @@ def test_deploy_then_boot_empty_key_cut_tap_confirm_sync_mpremote(deployed):
     if os.path.exists(db):
         os.remove(db)
     with emupico.Pico(WORK, "empty", load_fs=deployed) as pico:
-        pico.first_lit()
+        _booted(pico)
         # the deploy's own boot began the journal with a new match's set-up: that line is all it holds
         assert "journal: 1 records replayed" in pico.console_text(), pico.console_text()[-500:]
         _shows_journal(pico, [])
@@ -175,7 +184,7 @@ def test_deploy_then_boot_empty_key_cut_tap_confirm_sync_mpremote(deployed):
         assert done.returncode == 0 and "42 True" in done.stdout, done.stdout + done.stderr
         mark = pico.mark()
         pico.ctl("reset")
-        pico.first_lit(mark)
+        _booted(pico, mark)
         pico.stamped("journal: %d records replayed" % len(synced), mark)
         _shows_journal(pico, _lines_of(synced))
         pico.quit()
@@ -194,7 +203,8 @@ def test_boot_600_events_sync_equals_journal_and_a_reset_mid_sync(image600, line
             os.remove(p)
     want = [json.loads(line) for line in lines600]
     with emupico.Pico(WORK, "j600", load_fs=image600) as pico:
-        pico.first_lit()
+        lit, replayed = _booted(pico)
+        assert lit < replayed  # the pegs lit from the seq mark (board/firstlight.py), before the app's replay
         assert "journal: 600 records replayed" in pico.console_text(), pico.console_text()[-500:]
         _shows_journal(pico, lines600)
         _sync(pico, db)
@@ -227,7 +237,7 @@ def test_boot_600_events_sync_equals_journal_and_a_reset_mid_sync(image600, line
         assert proc.returncode != 0 and kept < 600, (kept, out)
         if kept:
             assert [s for s, _e in _db_events(db2)] == list(range(1, kept + 1)), out
-        pico.first_lit(mark)
+        _booted(pico, mark)
         _sync(pico, db2)
         synced = _db_events(db2)
         assert [s for s, _e in synced] == list(range(1, 601))
@@ -239,8 +249,7 @@ def test_a_board_without_its_display_boots_lights_and_takes_keys(deployed):
     """rp2 only: with nothing answering on I2C the driver's first write raises OSError(110) (ETIMEDOUT);
     the board says so once and plays on without a display (the unix port's sim always has one)."""
     with emupico.Pico(WORK, "nodisplay", load_fs=deployed, oled=False) as pico:
-        pico.first_lit()
-        pico.stamped("heap:")
+        _booted(pico)
         said = pico.console_text()
         assert "no display at I2C address 60: OSError(110" in said, said[-500:]
         assert emulated_lit(pico.ctl("leds")) == board_for([])[0]
@@ -265,8 +274,7 @@ def test_a_board_with_the_advice_on_boots(deployed, lines600):
         img, os.path.join(WORK, "advice.img"), {"data/settings.json": b'{"v": 1, "advice": true}'}
     )
     with emupico.Pico(WORK, "advice", load_fs=img) as pico:
-        pico.first_lit()
-        _until(lambda: "heap:" in pico.console_text(), "the heap line", 60)
+        _booted(pico)
         text = pico.console_text()
         assert "Traceback" not in text and "journal: 600 records replayed" in text, text[-800:]
         assert "checkpoint" not in text, text[-800:]  # not dropped: the match is its refold
@@ -279,8 +287,7 @@ def test_the_menu_and_the_advice_load_when_first_asked_for(deployed):
     MENU, the advice turned on there (at once, no reboot) and loaded at the first held MENU before the
     starter; six dealt cards keyed and OK: the ranked discards on the display, nothing pegged."""
     with emupico.Pico(WORK, "lazy", load_fs=deployed) as pico:
-        pico.first_lit()
-        _until(lambda: "heap:" in pico.console_text(), "the heap line", 60)
+        _booted(pico)
         _press(pico, "MENU")
         _until(lambda: _oled(pico)[3].startswith("1/13 UNDO=leave"), "the menu's first item", 60)
         for _ in range(11):

@@ -50,3 +50,91 @@ def test_the_pico_hal_works_without_its_set_up_code():
         hal.close()
     finally:
         rp2fakes.uninstall()
+
+
+# What only the App's set-up runs: start.py's main deletes these constructors (and functions) once
+# the App is built. A call of one anywhere else in what runs on a board (the firmware, and the simulator's
+# code around it) would fail after boot; the first light (board/firstlight.py) runs before the App.
+SET_UP = ("start.py:main", "board/app.py:App.__init__", "board/firstlight.py:show")
+
+
+def _dropped_setup():
+    """(the classes whose constructors start.py's main deletes, the module functions it deletes with them)."""
+    with open(os.path.join(ROOT, "firmware", "start.py")) as f:
+        tree = ast.parse(f.read())
+    main = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "main")
+    loop = next(
+        n
+        for n in ast.walk(main)
+        if isinstance(n, ast.For) and any(getattr(t, "attr", "") == "__init__" for t in ast.walk(n))
+    )
+    assert isinstance(loop.iter, ast.Tuple)
+    classes = [e.attr for e in loop.iter.elts if isinstance(e, ast.Attribute)]
+    functions = [
+        t.attr
+        for n in main.body
+        if isinstance(n, ast.Delete)
+        for t in n.targets
+        if isinstance(t, ast.Attribute) and t.attr != "__init__"
+    ]
+    return classes, functions
+
+
+def _visit(node, where, rel, found):
+    for child in ast.iter_child_nodes(node):
+        inner = where
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            inner = where + [child.name]
+        if isinstance(child, ast.Call):
+            f = child.func
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            if name in found:
+                found[name].append("%s:%s" % (rel, ".".join(inner)))
+        _visit(child, inner, rel, found)
+
+
+def _calls(names):
+    """{name: [where it is called: "file:Class.function"]} over the firmware's and the simulator's sources
+    (firmware files by their path in firmware/, the simulator's as sim/...)."""
+    found = {name: [] for name in names}
+    for top in ("firmware", "sim"):
+        for folder, _dirs, files in os.walk(os.path.join(ROOT, top)):
+            for file in files:
+                if file.endswith(".py"):
+                    path = os.path.join(folder, file)
+                    with open(path) as f:
+                        tree = ast.parse(f.read())
+                    rel = os.path.relpath(path, os.path.join(ROOT, "firmware") if top == "firmware" else ROOT)
+                    _visit(tree, [], rel, found)
+    return found
+
+
+def test_what_start_drops_after_the_set_up_only_the_set_up_calls():
+    classes, functions = _dropped_setup()
+    assert "App" in classes and functions, (classes, functions)
+    for name, where in _calls(classes + functions).items():
+        assert where, "%s is never called: nothing to drop" % name
+        # called by the set-up, or by a function dropped with it
+        stray = [w for w in where if w not in SET_UP and w.split(":")[1].split(".")[-1] not in functions]
+        assert stray == [], (name, where)
+
+
+def test_the_pico_lights_the_pegs_before_it_loads_the_app():
+    # start.py's main: the first light (board/firstlight.py) runs before the app's import, and its module
+    # is dropped after it.
+    with open(os.path.join(ROOT, "firmware", "start.py")) as f:
+        tree = ast.parse(f.read())
+    main = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "main")
+    lines = {}
+    for node in ast.walk(main):
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "show":
+            lines["lit"] = node.lineno
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", "") == "_drop":
+            lines["dropped"] = node.lineno
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and node.module == "board"
+            and [a.name for a in node.names] == ["app"]
+        ):
+            lines["app"] = node.lineno
+    assert lines["lit"] < lines["dropped"] < lines["app"], lines
