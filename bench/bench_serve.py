@@ -33,7 +33,8 @@ for _p in ("", "firmware", "host_tools", "bench"):
     if os.path.join(_ROOT, _p) not in sys.path:
         sys.path.insert(0, os.path.join(_ROOT, _p))
 
-from crib import club, replay  # noqa: E402
+from crib import club  # noqa: E402
+from crib.history import replay  # noqa: E402
 from crib.store import clubdb, db  # noqa: E402
 from sim.matchgen import MatchPlayer  # noqa: E402
 

@@ -1,5 +1,5 @@
 # Share bench: `crib sync` of a 100-game history with the board's port opened directly and through its hub.
-"""The hub (crib/share.py) stands between every crib and the board: each line the board sends is read
+"""The hub (crib/link/share.py) stands between every crib and the board: each line the board sends is read
 by the hub, sorted to its crib and written again on a Unix socket. This measures what that costs a
 sync, the heaviest traffic: the same history (sim/matchgen.py, seed 1) served by the board's link
 code on the MicroPython unix port (sim/linkserver.py), synced into an empty SQLite history once
@@ -20,10 +20,10 @@ for _p in ("", "firmware", "host_tools", "tests/support", "bench"):
 
 from boards import LinkServer, write_journal  # noqa: E402
 
-from crib import ports, share  # noqa: E402
-from crib.client import LinkClient  # noqa: E402
+from crib.history.sync import sync  # noqa: E402
+from crib.link import ports, share  # noqa: E402
+from crib.link.client import LinkClient  # noqa: E402
 from crib.store import db  # noqa: E402
-from crib.sync import sync  # noqa: E402
 from sim.matchgen import history  # noqa: E402
 
 GAMES = 100

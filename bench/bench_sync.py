@@ -29,10 +29,10 @@ for _p in ("", "firmware", "host_tools", "tests/support", "bench"):
 from boards import LinkServer, Sim, write_journal  # noqa: E402
 from simmatch import flash_with_match  # noqa: E402
 
-from crib import ports  # noqa: E402
-from crib.client import LinkClient  # noqa: E402
+from crib.history.sync import sync  # noqa: E402
+from crib.link import ports  # noqa: E402
+from crib.link.client import LinkClient  # noqa: E402
 from crib.store import db  # noqa: E402
-from crib.sync import sync  # noqa: E402
 from sim.matchgen import history  # noqa: E402
 
 GAMES = 100

@@ -152,11 +152,11 @@ def crib_sync(code, url, dbpath):
 # has that; of every game before).
 _TIMED = """
 import inspect, sys, time
-from crib import ports
+from crib.link import ports
 from crib.store import db
-from crib.client import LinkClient
-from crib.replay import rebuild
-from crib.sync import sync
+from crib.link.client import LinkClient
+from crib.history.replay import rebuild
+from crib.history.sync import sync
 t0 = time.perf_counter()
 con = db.connect(sys.argv[2])
 client = LinkClient(ports.open_port(sys.argv[1], 5.0), timeout=5.0)

@@ -114,10 +114,10 @@ def boot_reset(image, name, run_ms=3000):
 
 def timed_sync(pico, dbpath):
     """(events, device s, wall s) of one sync in this process (crib's own client and sync)."""
-    from crib import ports
-    from crib.client import LinkClient
+    from crib.history.sync import sync
+    from crib.link import ports
+    from crib.link.client import LinkClient
     from crib.store import db
-    from crib.sync import sync
 
     con = db.connect(dbpath)
     client = LinkClient(ports.open_port(pico.url, 120.0), timeout=120.0)

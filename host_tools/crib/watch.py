@@ -6,7 +6,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from crib.report import item_text
+from crib.history.report import item_text
 from crib.untrusted import plain, shown
 from cribbage.cards import format_card, format_cards
 
@@ -155,7 +155,7 @@ def watch(client, console, seconds=None, clock=time.monotonic, reopen=None, retr
     `retry_s` seconds, as a scoreboard on a second screen would; without it the LinkError goes up."""
     from rich.live import Live
 
-    from crib.client import LinkError
+    from crib.link.client import LinkError
 
     hello, state, names, recent, status = client.hello or {}, None, [], [], ""
     started = False  # subscribed on the client we hold

@@ -8,7 +8,7 @@ import pytest
 
 _names = itertools.count(1)
 
-# crib's board hubs (crib/share.py) in a runtime folder of this test run's own, never the user's: a
+# crib's board hubs (crib/link/share.py) in a runtime folder of this test run's own, never the user's: a
 # test's crib must not join a hub a `make sim` of the user's, or another test run, has open.
 os.environ["XDG_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="crib-rt-")
 

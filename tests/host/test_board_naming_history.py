@@ -8,10 +8,10 @@ from typer.testing import CliRunner
 from board.link import Link
 from board.menu import MENU
 from crib.cli import app
-from crib.client import LinkClient
-from crib.replay import rebuild
+from crib.history.replay import rebuild
+from crib.history.sync import sync
+from crib.link.client import LinkClient
 from crib.store import db
-from crib.sync import sync
 from cribbage.events import to_line
 
 

@@ -9,8 +9,9 @@ import sys
 import pytest
 from boards import ROOT, Sim
 
-from crib import club, ports
-from crib.client import LinkClient
+from crib import club
+from crib.link import ports
+from crib.link.client import LinkClient
 from crib.store import clubdb, db
 from sim.keyscript import KeyedMatch
 

@@ -6,10 +6,10 @@ import random
 from rich.console import Console
 from typer.testing import CliRunner
 
-from crib import replay
 from crib.cli import app, common
-from crib.serve import Room
+from crib.history import replay
 from crib.store import clubdb, db
+from crib.web.serve import Room
 from sim.matchgen import MatchPlayer
 
 runner = CliRunner()

@@ -11,12 +11,12 @@ from simmatch import flash_with_match
 from typer.testing import CliRunner
 
 from board.link import Link
-from crib import share
 from crib.cli import app
-from crib.client import LinkClient
-from crib.replay import rebuild
+from crib.history.replay import rebuild
+from crib.history.sync import sync
+from crib.link import share
+from crib.link.client import LinkClient
 from crib.store import db
-from crib.sync import sync
 from cribbage.events import to_line
 from sim.matchgen import MatchPlayer
 

@@ -1,5 +1,5 @@
 # The coach follows undo: keyed cards an undo took back are not paired with the show (issue 14).
-from crib.replay import replay_board
+from crib.history.replay import replay_board
 from cribbage import events as E
 from cribbage.cards import parse_cards
 from cribbage.game import Match

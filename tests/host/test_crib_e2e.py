@@ -6,11 +6,11 @@ import pytest
 from boards import Sim
 from simmatch import SimMatch
 
-from crib import ports
-from crib.client import LinkClient, LinkError
-from crib.replay import rebuild
+from crib.history.replay import rebuild
+from crib.history.sync import sync
+from crib.link import ports
+from crib.link.client import LinkClient, LinkError
 from crib.store import db
-from crib.sync import sync
 
 
 def try_sync(url, con, progress=None, page=64):

@@ -5,8 +5,8 @@ import os
 from test_crib_untrusted import clean, history
 from typer.testing import CliRunner
 
-from crib import export
 from crib.cli import app
+from crib.history import export
 
 runner = CliRunner()
 

@@ -8,11 +8,11 @@ from fakeport import FakePort
 from simmatch import SimMatch, flash_with_match
 
 from board.link import Link
-from crib import ports, share
-from crib.client import LinkClient
-from crib.follow import follow
+from crib.history.follow import follow
+from crib.history.sync import sync
+from crib.link import ports, share
+from crib.link.client import LinkClient
 from crib.store import db
-from crib.sync import sync
 from cribbage import events
 
 BOARD = b"\x00\x00\x00\x00\x00\x00\x00\x07"

@@ -15,10 +15,10 @@ from rich.console import Console
 from simmatch import flash_with_match
 from typer.testing import CliRunner
 
-from crib import ports
 from crib import watch as crib_watch
 from crib.cli import app
-from crib.client import LinkClient
+from crib.link import ports
+from crib.link.client import LinkClient
 from crib.watch import TRACK, track, watch
 from cribbage.cards import format_card
 from cribbage.game import Match

@@ -5,8 +5,8 @@ import pytest
 from scenario import Scenario
 from typer.testing import CliRunner
 
-from crib import ports as crib_ports
 from crib.cli import app
+from crib.link import ports as crib_ports
 
 runner = CliRunner()
 READ_MS = 1500  # board/controller.py _LINK_READ_MS: keys are not taken this soon after a proposal

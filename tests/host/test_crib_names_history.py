@@ -8,11 +8,11 @@ from typer.testing import CliRunner
 
 from board.link import Link
 from crib.cli import app
-from crib.client import LinkClient
-from crib.replay import rebuild
-from crib.stats import player_stats
+from crib.history.replay import rebuild
+from crib.history.stats import player_stats
+from crib.history.sync import sync
+from crib.link.client import LinkClient
 from crib.store import db
-from crib.sync import sync
 from crib.watch import describe
 from cribbage import events as E
 from cribbage.events import to_line

@@ -2,7 +2,7 @@
 # are a lone point the fold pegs as "go"; the old sheet called every lone point a go).
 import json
 
-from crib.replay import replay_board
+from crib.history.replay import replay_board
 from cribbage import events as E
 from cribbage.game import Match
 from cribbage.play import Play

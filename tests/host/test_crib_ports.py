@@ -9,8 +9,8 @@ from boards import LinkServer, Sim, played, write_journal
 from rich.console import Console
 from typer.testing import CliRunner
 
-from crib import ports, share
 from crib.cli import app, common
+from crib.link import ports, share
 
 runner = CliRunner()
 common.console = Console(width=200)

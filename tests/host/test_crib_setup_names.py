@@ -7,7 +7,7 @@ from test_crib_untrusted import BOARD, clean, history, stored_by_an_older_crib
 from typer.testing import CliRunner
 
 from crib.cli import app
-from crib.replay import rebuild
+from crib.history.replay import rebuild
 from crib.store import db
 
 runner = CliRunner()

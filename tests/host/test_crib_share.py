@@ -1,6 +1,6 @@
-# Several crib processes on one board (crib/share.py): watch, name, sync and sync --follow side by side on
-# the real firmware in the simulator, each with its own answers, through the one hub that holds the board.
-# Pins down: with `crib watch` open, `crib name 2 Di` ended in a traceback (the board closed the
+# Several crib processes on one board (crib/link/share.py): watch, name, sync and sync --follow side by
+# side on the real firmware in the simulator, each with its own answers, through the one hub that holds
+# the board. Pins down: with `crib watch` open, `crib name 2 Di` ended in a traceback (the board closed the
 # connection) and `crib sync` made watch say the board went away: the sim, like a USB port, has one host.
 import os
 import select
@@ -19,10 +19,10 @@ from simmatch import flash_with_match
 
 from board.journal import Journal
 from board.link import Link, pump
-from crib import share
-from crib.client import LinkError
+from crib.history.sync import sync
+from crib.link import share
+from crib.link.client import LinkError
 from crib.store import db
-from crib.sync import sync
 from hal.lines import LineBuffer
 
 CRIB = os.path.join(os.path.dirname(sys.executable), "crib")

@@ -5,7 +5,7 @@ import random
 from typer.testing import CliRunner
 
 from crib.cli import app
-from crib.replay import rebuild
+from crib.history.replay import rebuild
 from crib.store import db
 from sim.matchgen import history
 

@@ -8,11 +8,11 @@ from rich.console import Console
 
 from board.link import Link
 from crib import tools
-from crib.client import LinkClient
-from crib.replay import rebuild
-from crib.stats import best_hands, player_stats
+from crib.history.replay import rebuild
+from crib.history.stats import best_hands, player_stats
+from crib.history.sync import sync
+from crib.link.client import LinkClient
 from crib.store import db
-from crib.sync import sync
 from crib.watch import describe, render, watch
 from cribbage.events import to_line
 from cribbage.game import Match

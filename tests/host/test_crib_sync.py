@@ -13,9 +13,9 @@ from fakeport import FakePort
 
 from board import link as board_link
 from board.link import Link
-from crib.client import LinkClient, LinkError, Refused
+from crib.history.sync import sync
+from crib.link.client import LinkClient, LinkError, Refused
 from crib.store import db, schema
-from crib.sync import sync
 
 BOARD = b"\xe6\x61\x41\x04\x03\x2f\x12\x2b"
 

@@ -8,11 +8,11 @@ from both.linkfakes import matches
 from fakeport import FakePort
 
 from board.link import Link
-from crib import sync as crib_sync
-from crib.client import LinkClient, LinkError
-from crib.replay import rebuild
+from crib.history import sync as crib_sync
+from crib.history.replay import rebuild
+from crib.history.sync import sync
+from crib.link.client import LinkClient, LinkError
 from crib.store import db
-from crib.sync import sync
 
 BOARD = b"\xe6\x61\x41\x04\x03\x2f\x12\x2b"
 HEX = "e6614104032f122b"

@@ -7,9 +7,9 @@ import zlib
 import pytest
 from liarport import LiarPort, hello, reply
 
-from crib.client import LinkClient, LinkError
+from crib.history.sync import sync
+from crib.link.client import LinkClient, LinkError
 from crib.store import db
-from crib.sync import sync
 
 PEG = b'{"t":"peg","s":0,"n":1,"why":"manual"}'
 

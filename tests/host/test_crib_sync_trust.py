@@ -10,10 +10,10 @@ from test_crib_sync import BOARD, stored
 from board import link as board_link
 from board.journal import Journal
 from board.link import Link
-from crib.client import LinkClient
-from crib.replay import rebuild
+from crib.history.replay import rebuild
+from crib.history.sync import sync
+from crib.link.client import LinkClient
 from crib.store import address, db, postgres, schema, sqlite
-from crib.sync import sync
 
 HEX = "e6614104032f122b"
 

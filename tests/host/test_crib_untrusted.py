@@ -12,13 +12,13 @@ import pytest
 from liarport import LiarPort, PtyPort, hello, reply
 from typer.testing import CliRunner
 
-from crib import client as client_mod
-from crib import share
 from crib.cli import app
-from crib.client import LinkClient, LinkError
-from crib.replay import rebuild
+from crib.history.replay import rebuild
+from crib.history.sync import sync
+from crib.link import client as client_mod
+from crib.link import share
+from crib.link.client import LinkClient, LinkError
 from crib.store import db
-from crib.sync import sync
 from cribbage import events
 
 runner = CliRunner()

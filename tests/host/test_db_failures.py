@@ -12,8 +12,8 @@ from rich.console import Console
 from test_crib_untrusted import BOARD, clean, history, with_port
 from typer.testing import CliRunner
 
-from crib import export
 from crib.cli import app, common
+from crib.history import export
 from crib.store import db, sqlite
 from cribbage import events
 

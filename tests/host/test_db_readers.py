@@ -11,9 +11,9 @@ from test_serve_room import _get, _stop, _thread_server
 from typer.testing import CliRunner
 
 from crib.cli import app, common
-from crib.replay import rebuild
-from crib.serve import Room, build
+from crib.history.replay import rebuild
 from crib.store import clubdb, db
+from crib.web.serve import Room, build
 from cribbage import events
 
 runner = CliRunner()

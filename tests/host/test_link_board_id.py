@@ -4,10 +4,10 @@
 # and kept on its flash image): stable across restarts, different for another board.
 from boards import Sim
 
-from crib import ports
-from crib.client import LinkClient
+from crib.history.sync import sync
+from crib.link import ports
+from crib.link.client import LinkClient
 from crib.store import db
-from crib.sync import sync
 
 
 def _hello_and_sync(url, con):

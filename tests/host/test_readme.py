@@ -16,8 +16,8 @@ import termios
 import time
 import urllib.request
 
-from crib import ports
-from crib.client import LinkClient
+from crib.link import ports
+from crib.link.client import LinkClient
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 README = os.path.join(ROOT, "README.md")

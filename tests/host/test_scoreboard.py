@@ -9,8 +9,8 @@ import threading
 import pytest
 from boards import ROOT, Sim, free_port
 
-from crib.serve import Room
 from crib.store import clubdb, db
+from crib.web.serve import Room
 from sim.keyscript import KeyedMatch
 
 CHROMIUM = os.environ.get("CRIB_CHROMIUM", "/usr/bin/chromium")
@@ -54,8 +54,8 @@ def _sync(data, path):
             timeout=120,
         )
         assert out.returncode == 0, out.stdout + out.stderr
-        from crib import ports
-        from crib.client import LinkClient
+        from crib.link import ports
+        from crib.link.client import LinkClient
 
         client = LinkClient(ports.open_port(sim.url, 5), timeout=5)
         board = client.connect()["board"]
@@ -66,7 +66,7 @@ def _sync(data, path):
 def _server(path):
     import uvicorn
 
-    from crib.serve import config
+    from crib.web.serve import config
 
     port = free_port()
     server = uvicorn.Server(config(path, port=port, poll=0.2))

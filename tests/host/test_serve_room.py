@@ -14,8 +14,10 @@ from html.parser import HTMLParser
 
 from boards import ROOT, free_port
 
-from crib import club, httpgate, replay, serve
+from crib import club
+from crib.history import replay
 from crib.store import clubdb, db
+from crib.web import httpgate, serve
 from sim.matchgen import MatchPlayer
 
 HOST = "127.0.0.1"
@@ -143,10 +145,10 @@ def test_the_room_is_made_once_per_change_however_many_pages_follow_it(tmp_path,
 
 SERVER = """
 import sys
-from crib import serve
+from crib.web import serve
 if len(sys.argv) > 3:  # a deadline of its own for a request's head
     import uvicorn
-    from crib import httpgate
+    from crib.web import httpgate
     gate = httpgate.Gate(head_s=float(sys.argv[3]))
     uvicorn.Server(serve.config(sys.argv[1], port=int(sys.argv[2]), gate=gate)).run()
 else:  # as `crib serve` runs it

@@ -7,10 +7,10 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from crib import ports, share
 from crib.cli import common
 from crib.cli.common import BOARD, Command, Group, Port, Timeout, fail, plural
-from crib.client import LinkError
+from crib.link import ports, share
+from crib.link.client import LinkError
 from crib.untrusted import shown
 
 app = typer.Typer()
@@ -188,8 +188,8 @@ def sync_cmd(
     ] = False,
 ):
     """Copy the board's new events into the history and replay every game with the core."""
-    from crib.replay import rebuild
-    from crib.sync import sync
+    from crib.history.replay import rebuild
+    from crib.history.sync import sync
 
     con = common.open_db(db_path, readonly=False)
     c = common.client(port, timeout)
@@ -234,7 +234,7 @@ def sync_cmd(
         for f in g.flags:
             console.print("[yellow]flag[/] match %d game %d: %s" % (g.match_no, g.game_no, shown(f, 200)))
     if follow:
-        from crib.follow import follow as follow_board
+        from crib.history.follow import follow as follow_board
 
         console.print("following the board: Ctrl-C stops")
         try:

@@ -6,8 +6,8 @@ import typer
 from rich.console import Console
 from typer.core import TyperCommand, TyperGroup
 
-from crib import ports, share
-from crib.client import LinkError
+from crib.link import ports, share
+from crib.link.client import LinkError
 from crib.store import db
 from crib.untrusted import shown
 

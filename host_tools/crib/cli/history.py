@@ -7,9 +7,9 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from crib import stakes
 from crib.cli import common
 from crib.cli.common import HISTORY, Command, DbPath, fail
+from crib.history import stakes
 from crib.store import address, db
 from crib.untrusted import shown
 
@@ -19,7 +19,7 @@ app = typer.Typer()
 @app.command("games", cls=Command, rich_help_panel=HISTORY)
 def games_cmd(db_path: DbPath = None):
     """The games in the history, oldest first: when, who, the score, the winner and any skunk."""
-    from crib.report import when
+    from crib.history.report import when
 
     con = common.open_db(db_path)
     # Oldest first by when each game was played, whichever board it was on (ids break ties).
@@ -68,8 +68,8 @@ Game = Annotated[int, typer.Argument(help="game id (see crib games)")]
 @app.command("show", cls=Command, rich_help_panel=HISTORY)
 def show_cmd(game: Game, db_path: DbPath = None):
     """One game deal by deal, every score itemised."""
-    from crib.replay import replay_board
-    from crib.report import show_game
+    from crib.history.replay import replay_board
+    from crib.history.report import show_game
 
     con = common.open_db(db_path)
     g = db.game(con, game)
@@ -97,7 +97,7 @@ def stats_cmd(
 
     Games, wins, skunks, first deal, averages as dealer and pone, hand counts, 24/28/29s, streaks,
     margins, counting accuracy, best hands."""
-    from crib import statsview
+    from crib.history import statsview
 
     con = common.open_db(db_path)
     if as_json:
@@ -105,7 +105,7 @@ def stats_cmd(
     else:
         statsview.print_tables(common.console, con, best)
     if plot:
-        from crib.plot import plot_stats
+        from crib.history.plot import plot_stats
 
         path = plot_stats(statsview.as_json(con, best), common.out_file(plot))
         common.err.print("wrote %s" % shown(path, 400))
@@ -120,8 +120,8 @@ def plot_cmd(
     db_path: DbPath = None,
 ):
     """The pegging graph of a game: each side's score by deal, with the skunk lines (PNG)."""
-    from crib.plot import plot_game
-    from crib.replay import replay_board
+    from crib.history.plot import plot_game
+    from crib.history.replay import replay_board
 
     con = common.open_db(db_path)
     g = db.game(con, game)
@@ -146,7 +146,7 @@ def export_cmd(
     db_path: DbPath = None,
 ):
     """Export the history as CSV or JSON (default: by the --out file's extension, else CSV)."""
-    from crib import export
+    from crib.history import export
 
     if as_csv and as_json:
         fail("say --csv or --json, not both")
@@ -180,8 +180,8 @@ def stakes_cmd(
     """A stakes ledger: what each finished game cost its loser, and each pair of players' balance.
 
     A game costs per game and per point short, times the skunk or double skunk multiplier."""
-    from crib.report import when
-    from crib.stats import key
+    from crib.history.report import when
+    from crib.history.stats import key
 
     console = Console(highlight=False)
     path = stakes.settings_path(db_path)

@@ -1,4 +1,4 @@
-# `crib serve`: the room's live scoreboard in a browser, read from the history (crib/serve.py serves it).
+# `crib serve`: the room's live scoreboard in a browser, read from the history (crib/web/serve.py serves it).
 from typing import Annotated
 
 import typer
@@ -19,7 +19,7 @@ def serve_cmd(
     """The room's scoreboard in a browser: every board live, the night's standings, printable scorecards.
 
     It only reads the history: keep the boards syncing (crib sync) and the page follows."""
-    from crib.serve import serve
+    from crib.web.serve import serve
 
     club.open_db(db_path).close()  # a bad --db is said here, not inside the server
     common.console.print("scoreboard: http://%s:%d/  (Ctrl-C stops it)" % (host, port))

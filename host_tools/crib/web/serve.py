@@ -15,14 +15,16 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
-from crib import club, httpgate, replay
+from crib import club
+from crib.history import replay
 from crib.store import clubdb, db
+from crib.web import httpgate
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The pages (templates/): every value put in one is escaped, whatever a board or a director wrote.
 TEMPLATES = Jinja2Templates(
     env=jinja2.Environment(
-        loader=jinja2.PackageLoader("crib", "templates"),
+        loader=jinja2.PackageLoader("crib.web", "templates"),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

@@ -1,5 +1,5 @@
 # `crib sync`: the board's new events into SQLite page by page; events served again compared; set-asides kept.
-from crib.client import LinkError, Refused
+from crib.link.client import LinkError, Refused
 from crib.store import db
 from cribbage.journal import parse
 

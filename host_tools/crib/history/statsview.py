@@ -3,7 +3,7 @@ import json
 
 from rich.table import Table
 
-from crib.stats import TOP_HANDS, best_hands, collect
+from crib.history.stats import TOP_HANDS, best_hands, collect
 from crib.untrusted import shown
 
 

@@ -1,8 +1,8 @@
 # `crib sync --follow`: after the sync, keep the history current as the board plays (a live scoreboard).
 import time
 
-from crib.client import LinkError, Refused
-from crib.replay import rebuild
+from crib.history.replay import rebuild
+from crib.link.client import LinkError, Refused
 from crib.store import db
 
 QUIET_S = 0.5  # games are replayed once the board has been quiet this long, not at every event

@@ -4,7 +4,7 @@ import json
 import os
 import tempfile
 
-from crib.report import item_parts, item_text
+from crib.history.report import item_parts, item_text
 from crib.store import db, schema
 from crib.untrusted import printable
 

@@ -1,7 +1,7 @@
 # Replays a board's stored events with the core's Match: games and scores for the database, and flags.
 import json
 
-from crib.coach import discard_of
+from crib.history.coach import discard_of
 from crib.store import db
 from cribbage.cards import format_card, format_cards
 from cribbage.errors import CribError
@@ -28,7 +28,7 @@ class Game:
         self.flags = []
         self.scores = []  # (seq, deal_no, side, kind, points, front, cards, items)
         self.deal_info = {}  # deal_no -> (dealer side, starter card or None): the score sheet's heading
-        self.discards = []  # the coach: crib.coach.discard_of dicts with deal and side, in deal order
+        self.discards = []  # the coach: coach.discard_of dicts with deal and side, in deal order
 
 
 class _Entry:

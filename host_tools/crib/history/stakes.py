@@ -2,7 +2,7 @@
 import json
 import os
 
-from crib.stats import key
+from crib.history.stats import key
 from crib.store import db
 
 DEFAULTS = {"per_game": 1.0, "per_point": 0.0, "skunk": 2.0, "double": 3.0, "unit": ""}

@@ -1,7 +1,7 @@
 # One board shared by several crib processes: a hub holds its port and serves every crib on a Unix socket.
 """A USB serial port has one reader, and the simulator drops its laptop when another connects, so
 `crib watch`, `crib sync --follow` and `crib name` cannot each open the board. The first crib that
-opens a board starts a hub (`python -m crib.share TARGET`, in a session of its own, as ssh's
+opens a board starts a hub (`python -m crib.link.share TARGET`, in a session of its own, as ssh's
 ControlMaster with ControlPersist): the hub opens the port, speaks for every crib on the board, and
 goes when the last of them has gone or the board has.
 
@@ -40,7 +40,7 @@ import sys
 import tempfile
 import time
 
-from crib import ports
+from crib.link import ports
 
 MAX_REQUEST = 1024  # the board's longest request line (docs/protocol.md)
 MAX_ID = 32
@@ -162,7 +162,7 @@ def open_port(spec, timeout=2.0):
 def connect(spec, timeout=2.0):
     """A LinkClient on the board `spec` names, connected (hello said, the board told the time).
     PortError when the board cannot be had, LinkError when it does not answer as a cribboard."""
-    from crib.client import LinkClient, LinkError
+    from crib.link.client import LinkClient, LinkError
 
     for attempt in range(3):
         port = open_port(spec, timeout)
@@ -210,7 +210,7 @@ def _start_hub(target, timeout, log_path, deadline):
         grown = False
     with open(log_path, "wb" if grown else "ab") as log:  # a few lines a hub: kept, but not for ever
         proc = subprocess.Popen(
-            [sys.executable, "-m", "crib.share", target, str(timeout)],
+            [sys.executable, "-m", "crib.link.share", target, str(timeout)],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=log,
@@ -531,7 +531,7 @@ def _dump(obj):
 
 
 def main(argv):
-    """The hub: `python -m crib.share TARGET TIMEOUT`. Says `ready` (listening), `taken` (another
+    """The hub: `python -m crib.link.share TARGET TIMEOUT`. Says `ready` (listening), `taken` (another
     hub holds the board) or `error MESSAGE` on its output, then serves until it is not needed."""
     target, timeout = argv[0], float(argv[1])
 

@@ -2,8 +2,8 @@
 import json
 from collections import Counter
 
-from crib.replay import replay_board
-from crib.report import item_parts
+from crib.history.replay import replay_board
+from crib.history.report import item_parts
 from crib.store import db
 
 PLAY_KINDS = ("play", "go")  # the pegging; "last" (five-card three for last) is not the play
