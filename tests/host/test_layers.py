@@ -1,6 +1,7 @@
 # The dependency direction of the firmware and what ships, checked from the sources (issue 10, items 5):
 # the core imports nothing from the board or the HAL, the HAL nothing above it, the simulator's folder is
 # never deployed, and firmware/manifest.py (the one list of what ships) holds everything under firmware/.
+# The laptop's crib the same way: its command line on top, the link to a board and the store at the bottom.
 import ast
 import os
 
@@ -124,3 +125,44 @@ def test_only_the_controller_writes_its_fields():
                     targets = node.targets
                 writes += ["%s.%s:%d" % (name, fn.name, t.lineno) for t in targets if _root(t) == "c"]
     assert writes == []
+
+
+CRIB = os.path.join(os.path.dirname(build.FIRMWARE), "host_tools", "crib")
+# crib's packages, and those each may import: the command line over the web app and the history, over
+# the link to a board and the store (the modules at crib's top are the shared helpers, free to all).
+CRIB_MAY_IMPORT = {
+    "cli": {"cli", "web", "history", "link", "store"},
+    "web": {"web", "history", "link", "store"},
+    "history": {"history", "link", "store"},
+    "link": {"link"},
+    "store": {"store"},
+}
+
+
+def _crib_uses(path):
+    """The crib packages and modules a file imports: `from crib import club` counts as crib.club."""
+    with open(path) as f:
+        tree = ast.parse(f.read(), path)
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and _top(node.module) == "crib":
+            parts = node.module.split(".")
+            out |= {parts[1]} if len(parts) > 1 else {a.name for a in node.names}
+        elif isinstance(node, ast.Import):
+            out |= {a.name.split(".")[1] for a in node.names if a.name.startswith("crib.")}
+    return out
+
+
+def test_crib_s_packages_import_only_downwards():
+    seen = set()
+    for folder, _dirs, names in os.walk(CRIB):
+        rel = os.path.relpath(folder, CRIB)
+        package = None if rel == "." else rel.split(os.sep)[0]
+        for n in names:
+            if not n.endswith(".py"):
+                continue
+            uses = _crib_uses(os.path.join(folder, n)) & set(CRIB_MAY_IMPORT)
+            allowed = CRIB_MAY_IMPORT.get(package, set(CRIB_MAY_IMPORT) - {"cli"})
+            assert uses <= allowed, (os.path.join(rel, n), sorted(uses - allowed))
+            seen.add(package)
+    assert set(CRIB_MAY_IMPORT) <= seen
