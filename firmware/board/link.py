@@ -23,6 +23,9 @@ NOTE_MAX = 40  # characters of a proposal's note (one display row or two)
 _SEP = (",", ":")
 _EVENT_PUSH = b'{"push":"event",'  # how appended() starts an event push (the outbox's others: verdicts)
 _SPLICE = "@events@"  # placeholder replaced by the spliced event lines in an events reply
+# The protocol's ops, declared once: each is answered by Link._op_<op> (docs/protocol.md, a section
+# an op). tests/both/test_link_declared.py fails when Link's methods and this tuple part; handle()
+# looks an op up only once it is here (a name a host sends is never interned).
 _OPS = (
     "hello",
     "state",
@@ -113,7 +116,11 @@ def _field(req, name, kind, default=None, required=False):
     return v
 
 
-_STATE_ATTRS = (
+# The `state` reply's fields, declared once: each the Match's attribute of that name, or what the
+# method of that name answers (phase, next_show); state_of adds `play` while the play runs and
+# `last_items` after a show. Read without a default: a field the Match lacks is an error reply, never
+# a null (tests/both/test_link_declared.py checks each against a real Match; docs/protocol.md lists them).
+_STATE = (
     "form",
     "fmt",
     "players",
@@ -139,6 +146,8 @@ _STATE_ATTRS = (
     "wins",
     "last_show",
     "muggins_due",
+    "phase",
+    "next_show",
 )
 
 
@@ -153,17 +162,10 @@ def state_of(match):
     if match is None:
         return None
     s = {}
-    for name in _STATE_ATTRS:
-        v = getattr(match, name, None)
-        if not callable(v):
-            s[name] = _plain(v)
-    phase = getattr(match, "phase", None)
-    if callable(phase):
-        s["phase"] = phase()
-    nxt = getattr(match, "next_show", None)
-    if callable(nxt):
-        s["next_show"] = _plain(nxt())
-    play = getattr(match, "play", None)
+    for name in _STATE:
+        v = getattr(match, name)
+        s[name] = _plain(v() if callable(v) else v)
+    play = match.play
     if play is not None:
         s["play"] = {
             "count": play.count,
@@ -171,10 +173,9 @@ def state_of(match):
             "turn": play.turn,
             "over": play.over,
         }
-    items = getattr(match, "show_items", None)
-    if callable(items) and s.get("last_show") is not None:
+    if s["last_show"] is not None:
         try:
-            s["last_items"] = _plain(items())
+            s["last_items"] = _plain(match.show_items())
         except Exception:  # the itemiser is a display nicety: its failure must not lose the state
             s["last_items"] = None
     return s
