@@ -49,7 +49,7 @@ def currents():
     from board.power import Limiter
 
     b = reference()
-    lim = Limiter(b.power, b.led_count)
+    lim = Limiter(b.wiring.power, b.led_count)
 
     class Probe:
         worst_raw = 0
@@ -89,7 +89,7 @@ def currents():
     return {
         "per_anim": out,
         "frames": frames,
-        "budget_ma": b.power["budget_ma"],
+        "budget_ma": b.wiring.power["budget_ma"],
         "dark_ma": lim.fixed_ma(),
         "dimmed_frames": Probe.dimmed,
     }

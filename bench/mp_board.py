@@ -37,7 +37,7 @@ def _best(fn, n):
 
 
 def bench_render(b):
-    r = render.Render(b, Limiter(b.power, b.led_count))
+    r = render.Render(b, Limiter(b.wiring.power, b.led_count))
     v = r.view
     v[render.FRONT], v[render.BACK] = 40, 31
     v[render.FRONT + 1], v[render.BACK + 1] = 55, 47
@@ -84,7 +84,7 @@ def bench_scan(b):
     sens = sensors.from_board(b, ring)
     hal = FakeHal(b, storage_dir="/")
     raw = bytearray(b.sensor_bits // 8)
-    for bit, level in b.sensor_fixed:
+    for bit, level in b.wiring.sensor_fixed:
         if not level:
             hal.sensors.raw[bit // 8] |= 0x80 >> (bit % 8)
     keys.update(0, 0)
@@ -119,7 +119,7 @@ def bench_press_to_frame(b):
 
         hal.leds.write = timed_write
         raw = hal.sensors.raw
-        for bit, level in b.sensor_fixed:
+        for bit, level in b.wiring.sensor_fixed:
             if not level:
                 raw[bit // 8] |= 0x80 >> (bit % 8)
 

@@ -45,7 +45,7 @@ def load_board():
 
 
 def bench_render(b, out):
-    r = render.Render(b, Limiter(b.power, b.led_count))
+    r = render.Render(b, Limiter(b.wiring.power, b.led_count))
     v = r.view
     v[render.SIDES] = b.sides
     v[render.FRONT], v[render.BACK] = 40, 31
@@ -72,7 +72,7 @@ def bench_render(b, out):
     if PICO:
         from hal.ws2812 import Chains
 
-        leds = Chains(b.led_pins, b.led_chains, b.led_order)
+        leds = Chains(b.wiring.led_pins, b.wiring.led_chains, b.wiring.led_order)
         frame = r.frame
 
         def handoff(i):
@@ -138,7 +138,7 @@ def bench_advice(b, out):
     if PICO:
         from hal import rp2
 
-        d = rp2.Display(rp2._oled(b.display, print), print)
+        d = rp2.Display(rp2._oled(b.wiring.display, print), print)
         if d.missing:
             raise SystemExit("no display on the emulated Pico (run it with --oled)")
 

@@ -86,12 +86,6 @@ def main():
     else:
         hal = hal_mod.make(board_def, hal_mod.parse_args(["--headless", "--data", ARGS[3], "--fresh"]))
         mark("the HAL's objects")
-    # as start.py does: what only the set-up reads goes (the pins, ...; after the App, the tied inputs
-    # and the power figures)
-    board_def.pins = board_def.display = {}  # one empty dict and one empty list stand for them all
-    board_def.led_pins = board_def.led_chains = board_def.led_chain_start = board_def.key_rows = []
-    board_def.key_cols = board_def.led_chains
-    mark("the board's set-up fields, dropped")
     if not PICO and ARGS[2] != "-":
         with open(ARGS[2], "rb") as src, open(hal.storage_dir + app.JOURNAL, "wb") as dst:
             buf = bytearray(512)
@@ -106,10 +100,11 @@ def main():
     settings = app.Settings(hal.storage_dir + app.SETTINGS).load()
     mark("settings")
     a = app.App(hal, board_def, settings)
-    board_def.sensor_fixed = board_def.led_chains
-    board_def.power = board_def.pins
     a.calm_gc()  # as App.main does first: and the room for the next commit
     mark("the App: match, journal, controller, render, view (%d events replayed)" % a.journal.next_seq)
+    board_def.wiring = None  # pyright: ignore[reportAttributeAccessIssue] (as start.py, once the App is made)
+    del board_def.wiring
+    mark("the board's wiring, dropped (start.py)")
     boot_free = gc.mem_free()
     a.start_link()
     mark("the link, loaded when a laptop first sends a line: its code and state")

@@ -13,14 +13,6 @@ def _here():
     return path.rsplit("/", 1)[0]
 
 
-def _refuse(message, hal_mod, path):
-    """A bad board file: name the field on the console and, when it can be found, the display."""
-    print("board file refused: " + message)
-    show = getattr(hal_mod, "show_error", None)
-    if show is not None:
-        show(message, path)
-
-
 def _intern_chars():
     """Intern the card letters now, while the heap is calm: format_card indexes RANKS and SUITS, and
     MicroPython interns a one-character string the first time indexing makes it ("KH"[0]); a new
@@ -64,7 +56,11 @@ def _load_board(path, layout, hal_mod):
     try:
         return boardfile.load(path, layout=layout)
     except boardfile.BoardFileError as e:
-        _refuse(str(e), hal_mod, path)
+        # Named on the console and, when the file still says where it is, the display.
+        print("board file refused: %s" % e)
+        show = getattr(hal_mod, "show_error", None)
+        if show is not None:
+            show(str(e), path)
         return None
     finally:
         boardfile = None
@@ -72,7 +68,7 @@ def _load_board(path, layout, hal_mod):
 
 
 def main(argv):
-    global _intern_chars, _load_board, _refuse, _drop, _here
+    global _intern_chars, _load_board, _drop, _here
     flash = __file__[:5] == "/rom/" or __file__[:8] == ".frozen/"
     if flash:
         # The code in flash: collect every 16 KB allocated, not only when an allocation finds the heap
@@ -100,7 +96,7 @@ def main(argv):
     if board_def is None:
         return 2
     # Boot alone needs these: their code (heap on a stock Pico) goes back at the next collection.
-    del _intern_chars, _load_board, _refuse, _here
+    del _intern_chars, _load_board, _here
     gc.collect()
     if sys.platform == "rp2":
         # First light: the pegs the journal's seq mark names, lit before the app's code comes in; the LEDs'
@@ -136,11 +132,6 @@ def main(argv):
         # bytecode goes back to the heap, as start.py's own boot-only functions do above.
         for name in ("make", "make_leds", "show_error", "_oled", "_makedir"):
             delattr(hal_mod, name)
-    # What only the HAL's set-up reads (the pins, the display's bus, the wiring of the LED chains and the
-    # keys) goes back to the heap now, before the state is built in the room it leaves.
-    board_def.pins = board_def.display = {}  # one empty dict and one empty list stand for them all
-    board_def.led_pins = board_def.led_chains = board_def.led_chain_start = board_def.key_rows = []
-    board_def.key_cols = board_def.led_chains
     # With the code in flash the discard advice's too when the setting is on, by the rule above; in RAM
     # it is loaded when first asked for (Controller._long), from its .mpy on littlefs (the bundle is
     # unmounted below), and the heap is the game's until then.
@@ -170,8 +161,10 @@ def main(argv):
         cls.__init__ = None  # pyright: ignore[reportAttributeAccessIssue]
         del cls.__init__
     del app.sensors.from_board
-    board_def.sensor_fixed = board_def.led_chains  # read by the App's set-up only (as the pins above)
-    board_def.power = board_def.pins
+    # What only the set-up reads (the HAL's pins and buses, the tied sensor inputs, the power figures):
+    # the board has no such fields from here on. Set to None before it is deleted, as above.
+    board_def.wiring = None  # pyright: ignore[reportAttributeAccessIssue]
+    del board_def.wiring
     ended = False
     try:
         app.run(running)

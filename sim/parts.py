@@ -85,7 +85,7 @@ class SimSensors:
         self._hal = hal
         self.present = bytearray(board_def.sensor_bits // 8)
         flip = 1 if board_def.sensor_active_low else 0
-        for bit, level in board_def.sensor_fixed:
+        for bit, level in board_def.wiring.sensor_fixed:
             if level ^ flip:
                 self.present[bit // 8] |= 0x80 >> (bit % 8)
         self.unplugged = False

@@ -57,7 +57,7 @@ class App:
         self.keys = Keys(len(board_def.key_names), self.ring)
         self.sensors = sensors.from_board(board_def, self.ring)
         self._raw = bytearray(board_def.sensor_bits // 8)
-        self.render = render.Render(board_def, Limiter(board_def.power, board_def.led_count))
+        self.render = render.Render(board_def, Limiter(board_def.wiring.power, board_def.led_count))
         self.journal = Journal(hal.storage_dir + JOURNAL)
         log = hal.log  # one bound method for both
         self.book = Commit(self.journal, setup_of(settings), log, self._committed)

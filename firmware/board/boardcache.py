@@ -8,11 +8,13 @@ import json
 from array import array
 
 from board.boarddef import KEYS, Board
+from cribbage import const
 from cribbage.journal import crc32
 
-CACHE_VERSION = 1
-# Every attribute of a Board but layout, in the cache as JSON values: hole maps as lists, and
-# these as lists of lists that go back to tuples.
+_VERSION = const(1)
+# Every attribute of a Board but layout, and of its wiring (boarddef.Wiring: the cache is one flat
+# object), in the cache as JSON values: hole maps as lists, and these as lists of lists that go back
+# to tuples.
 ATTRS = (
     "format",
     "name",
@@ -78,9 +80,10 @@ def file_crc(path):
 
 def cache_dict(board, crc, size):
     """A checked Board (boardfile.load) as the cache's JSON object, for the file of this crc and size."""
-    d = {"v": CACHE_VERSION, "crc": crc, "size": size}
+    d = {"v": _VERSION, "crc": crc, "size": size}
+    wiring = board.wiring
     for name in ATTRS:
-        v = getattr(board, name)
+        v = getattr(wiring if hasattr(wiring, name) else board, name)
         if name in _MAPS or name in _TUPLES:
             v = [list(x) for x in v]
         d[name] = v
@@ -95,9 +98,10 @@ def from_cache(path, crc, size):
             d = json.load(f)
     except (OSError, ValueError):
         return None
-    if not isinstance(d, dict) or d.get("v") != CACHE_VERSION or d.get("crc") != crc or d.get("size") != size:
+    if not isinstance(d, dict) or d.get("v") != _VERSION or d.get("crc") != crc or d.get("size") != size:
         return None
     b = Board()
+    wiring = b.wiring
     try:
         for name in ATTRS:
             v = d[name]
@@ -107,7 +111,7 @@ def from_cache(path, crc, size):
                 v = [tuple(x) for x in v]
             elif name == "key_names":
                 v = [KEYS[KEYS.index(k)] if k is not None else None for k in v]  # interned, not copies
-            setattr(b, name, v)
+            setattr(wiring if hasattr(wiring, name) else b, name, v)
     except (KeyError, TypeError, ValueError, OverflowError):
         return None  # not a cache this firmware wrote: check the board file instead
     return b

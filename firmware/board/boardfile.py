@@ -12,12 +12,7 @@
 # led_track, led_start, led_record, sensor_track, sensor_start are tuples of array("H")):
 #   name, id, format                 strings / int from the file
 #   sides                            number of tracks (2 or 3)
-#   pins                             dict role -> GPIO number (or list), exactly as in the file
-#   led_type, led_order              "WS2812B", "GRB" (byte order on the wire)
 #   led_count                        LEDs in all chains together; LED indices are global 0..led_count-1
-#   led_pins[c], led_chains[c]       data pin and LED count of chain c
-#   led_chain_start[c]               first global LED index of chain c (chains are consecutive ranges)
-#   led_power_pin                    GPIO that switches the LED 5 V rail on (high = on), or None
 #   led_track[side][hole-1]          LED under track hole 1..120
 #   led_start[side][0..1]            LEDs under the two start holes
 #   led_game                         LED under the shared game hole (121)
@@ -25,24 +20,32 @@
 #   record_count                     game-record holes a side
 #   led_dealer[side]                 the dealer LED of each side
 #   sensor_kind                      "tap" (switch) or "hall" (magnetic pegs)
-#   sensor_chips, sensor_bits        74HC165 chips in the chain, and chips * 8
-#   sensor_spi, sensor_baud          SPI bus id and clock; pins in pins["sensor_*"]
+#   sensor_bits                      bits in the sensor chain: wiring.sensor_chips * 8
 #   sensor_active_low                True: a pressed/occupied hole reads 0
 #   sensor_track[side][hole-1]       bit of each track hole, sensor_start[side][0..1], sensor_game
 #                                    bit b = byte b // 8 of the SPI read, mask 0x80 >> (b % 8)
-#   sensor_fixed                     list of (bit, level): spare inputs tied to GND (0) or 3V3 (1);
-#                                    a reading that disagrees means the chain is broken or unplugged
-#   key_rows, key_cols               GPIOs of the matrix (rows driven low one at a time, cols pulled up)
 #   key_names                        row-major list, len(key_rows) * len(key_cols); None = no key there
-#   display                          dict: type, i2c, sda, scl, address, width, height, freq
 #   side_names[side], colours[side]  name and (r, g, b) of each side's pegs at full brightness
 #   brightness                       default brightness 0..255
-#   power                            dict: supply_ma, budget_ma, idle_ma_per_led, ma_per_channel,
-#                                    mcu_ma, display_ma (see board/power.py, all estimates)
 #   layout                           dict of physical layout data (mm), see hardware/README.md;
 #                                    None when loaded with layout=False
 #   position(kind, side, i)          (x, y) in mm of a hole: kind "track" (i = hole 1..120), "start",
 #                                    "record" (i from 0), "dealer", "game" (side, i ignored)
+#   wiring                           a boarddef.Wiring: what only the set-up reads (start.py drops it
+#                                    once the HAL and the App are made), these attributes:
+#     pins                           dict role -> GPIO number (or list), exactly as in the file
+#     led_type, led_order            "WS2812B", "GRB" (byte order on the wire)
+#     led_pins[c], led_chains[c]     data pin and LED count of chain c
+#     led_chain_start[c]             first global LED index of chain c (chains are consecutive ranges)
+#     led_power_pin                  GPIO that switches the LED 5 V rail on (high = on), or None
+#     sensor_chips                   74HC165 chips in the chain
+#     sensor_spi, sensor_baud        SPI bus id and clock; pins in pins["sensor_*"]
+#     sensor_fixed                   list of (bit, level): spare inputs tied to GND (0) or 3V3 (1);
+#                                    a reading that disagrees means the chain is broken or unplugged
+#     key_rows, key_cols             GPIOs of the matrix (rows driven low one at a time, cols pulled up)
+#     display                        dict: type, i2c, sda, scl, address, width, height, freq
+#     power                          dict: supply_ma, budget_ma, idle_ma_per_led, ma_per_channel,
+#                                    mcu_ma, display_ma (see board/power.py, all estimates)
 import json
 from array import array
 
@@ -258,11 +261,11 @@ def _pins(chk, src, b):
             if gp not in PICO_GPIO:
                 chk.fail(_where(("pins", parts)), "GP%d is not a free Pico GPIO" % gp)
             claims.claim(gp, parts)
-    b.pins = pins
-    b.led_pins = pins["led_data"]
-    b.led_power_pin = pins.get("led_power")
-    b.key_rows = pins["key_rows"]
-    b.key_cols = pins["key_cols"]
+    b.wiring.pins = pins
+    b.wiring.led_pins = pins["led_data"]
+    b.wiring.led_power_pin = pins.get("led_power")
+    b.wiring.key_rows = pins["key_rows"]
+    b.wiring.key_cols = pins["key_cols"]
 
 
 def _side_lists(chk, sec, key, sides, n, claims, base):
@@ -278,17 +281,19 @@ def _side_lists(chk, sec, key, sides, n, claims, base):
 
 def _leds(chk, src, b):
     leds = chk.get(src, "leds", "")
-    b.led_type = chk.str_(chk.get(leds, "type", "leds"), "leds.type", ("WS2812B", "SK6812"))
-    b.led_order = chk.str_(chk.get(leds, "order", "leds"), "leds.order", ("GRB", "RGB", "BRG"))
+    b.wiring.led_type = chk.str_(chk.get(leds, "type", "leds"), "leds.type", ("WS2812B", "SK6812"))
+    b.wiring.led_order = chk.str_(chk.get(leds, "order", "leds"), "leds.order", ("GRB", "RGB", "BRG"))
     chains = chk.list_(chk.get(leds, "chains", "leds"), "leds.chains")
-    if len(chains) != len(b.led_pins):
-        chk.fail("leds.chains", "%d chains but %d pins in pins.led_data" % (len(chains), len(b.led_pins)))
+    if len(chains) != len(b.wiring.led_pins):
+        chk.fail(
+            "leds.chains", "%d chains but %d pins in pins.led_data" % (len(chains), len(b.wiring.led_pins))
+        )
     chk.ints(chains, "leds.chains", None, 1, 1000)
-    b.led_chains = chains
-    b.led_chain_start = []
+    b.wiring.led_chains = chains
+    b.wiring.led_chain_start = []
     n = 0
     for c in chains:
-        b.led_chain_start.append(n)
+        b.wiring.led_chain_start.append(n)
         n += c
     b.led_count = n
     if n > MAX_LEDS:
@@ -321,21 +326,21 @@ def _leds(chk, src, b):
 def _sensors(chk, src, b):
     sen = chk.get(src, "sensors", "")
     b.sensor_kind = chk.str_(chk.get(sen, "kind", "sensors"), "sensors.kind", ("tap", "hall"))
-    b.sensor_chips = chk.int_(chk.get(sen, "chips", "sensors"), "sensors.chips", 1, 128)
-    b.sensor_bits = b.sensor_chips * 8
-    b.sensor_spi = chk.int_(chk.get(sen, "spi", "sensors"), "sensors.spi", 0, 1)
-    b.sensor_baud = chk.int_(chk.get(sen, "baud", "sensors"), "sensors.baud", 10000, 10000000)
+    b.wiring.sensor_chips = chk.int_(chk.get(sen, "chips", "sensors"), "sensors.chips", 1, 128)
+    b.sensor_bits = b.wiring.sensor_chips * 8
+    b.wiring.sensor_spi = chk.int_(chk.get(sen, "spi", "sensors"), "sensors.spi", 0, 1)
+    b.wiring.sensor_baud = chk.int_(chk.get(sen, "baud", "sensors"), "sensors.baud", 10000, 10000000)
     act = chk.get(sen, "active_low", "sensors")
     if type(act) is not bool:
         chk.fail("sensors.active_low", "must be true or false")
     b.sensor_active_low = act
-    bus = b.sensor_spi
+    bus = b.wiring.sensor_spi
     for role, table in (("sensor_sck", _SPI_SCK), ("sensor_mosi", _SPI_MOSI), ("sensor_miso", _SPI_MISO)):
-        if b.pins[role] not in table[bus]:
+        if b.wiring.pins[role] not in table[bus]:
             chk.fail(
                 "pins." + role,
                 "GP%d cannot be %s of SPI%d (use one of %s)"
-                % (b.pins[role], role[7:].upper(), bus, table[bus]),
+                % (b.wiring.pins[role], role[7:].upper(), bus, table[bus]),
             )
     claims = _Claims(chk, "sensors", b.sensor_bits, "sensor bit")
     b.sensor_track = _side_lists(chk, sen, "track", b.sides, TRACK, claims, "sensors")
@@ -343,21 +348,21 @@ def _sensors(chk, src, b):
     b.sensor_game = chk.int_(chk.get(sen, "game", "sensors"), "sensors.game")
     claims.claim(b.sensor_game, ("game",))
     fixed = chk.list_(chk.get(sen, "fixed", "sensors"), "sensors.fixed")
-    b.sensor_fixed = []
+    b.wiring.sensor_fixed = []
     for i in range(len(fixed)):
         pair = chk.ints(fixed[i], "sensors.fixed[%d]" % i, 2)
         chk.int_(pair[1], "sensors.fixed[%d][1]" % i, 0, 1)
         claims.claim(pair[0], ("fixed", i, 0))
-        b.sensor_fixed.append((pair[0], pair[1]))
+        b.wiring.sensor_fixed.append((pair[0], pair[1]))
 
 
 def _keys(chk, src, b):
     keys = chk.get(src, "keys", "")
-    rows = chk.list_(chk.get(keys, "names", "keys"), "keys.names", len(b.key_rows))
+    rows = chk.list_(chk.get(keys, "names", "keys"), "keys.names", len(b.wiring.key_rows))
     names = []
     seen = {}
     for r in range(len(rows)):
-        row = chk.list_(rows[r], "keys.names[%d]" % r, len(b.key_cols))
+        row = chk.list_(rows[r], "keys.names[%d]" % r, len(b.wiring.key_cols))
         for c in range(len(row)):
             k = row[c]
             field = "keys.names[%d][%d]" % (r, c)
@@ -384,17 +389,17 @@ def _display(chk, src, b):
     chk.int_(chk.get(d, "height", "display"), "display.height", 32, 64)
     chk.int_(chk.get(d, "freq", "display"), "display.freq", 10000, 1000000)
     for role, table in (("display_sda", _I2C_SDA), ("display_scl", _I2C_SCL)):
-        if b.pins[role] not in table[bus]:
+        if b.wiring.pins[role] not in table[bus]:
             chk.fail(
                 "pins." + role,
                 "GP%d cannot be %s of I2C%d (use one of %s)"
-                % (b.pins[role], role[8:].upper(), bus, table[bus]),
+                % (b.wiring.pins[role], role[8:].upper(), bus, table[bus]),
             )
-    b.display = {
+    b.wiring.display = {
         "type": d["type"],
         "i2c": bus,
-        "sda": b.pins["display_sda"],
-        "scl": b.pins["display_scl"],
+        "sda": b.wiring.pins["display_sda"],
+        "scl": b.wiring.pins["display_scl"],
         "address": d["address"],
         "width": d["width"],
         "height": d["height"],
@@ -431,7 +436,7 @@ def _power(chk, src, b):
             "%r mA does not cover the Pico, the display and the idle draw of %d LEDs "
             "(%d mA estimated)" % (p["budget_ma"], b.led_count, int(fixed + 0.999)),
         )
-    b.power = p
+    b.wiring.power = p
 
 
 def _layout(chk, src, b):

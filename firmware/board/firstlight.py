@@ -25,7 +25,7 @@ def show(board_def, hal_mod, storage_dir=None):
         words = names[0].split(".") if len(names) == 1 else ()
         if len(words) != 10 or int(words[2]) != os.stat(path)[6] or not 0 < int(words[3]) < 256:
             return leds
-        r = Render(board_def, Limiter(board_def.power, board_def.led_count))
+        r = Render(board_def, Limiter(board_def.wiring.power, board_def.led_count))
         v = r.view
         v[BRIGHT] = int(words[3])
         for i in range(6):  # each track's front peg, then each track's back peg (render.FRONT, BACK)

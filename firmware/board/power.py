@@ -5,7 +5,7 @@
 # channel at full, the Pico, the display, the budget) and hardware/tools reuses this module for
 # the power budget it prints, so the document and the firmware agree.
 #
-# limiter = Limiter(board.power, board.led_count)
+# limiter = Limiter(board.wiring.power, board.led_count)
 # limiter.estimate_ma(frame)   whole-board estimate for the frame as it is, in mA (rounded up)
 # limiter.limit(frame)         scales the frame in place so estimate_ma(frame) <= budget_ma and
 #                              returns the scale applied (255 = unchanged, 0 = all dark)
@@ -77,7 +77,8 @@ class Limiter:
 
 def budget(board):
     """Figures for the power budget document, computed by the limiter itself (all estimates)."""
-    lim = Limiter(board.power, board.led_count)
+    power = board.wiring.power
+    lim = Limiter(power, board.led_count)
     white = bytearray(b"\xff" * (3 * board.led_count))
     full_white = lim.estimate_ma(white)
     scale = lim.limit(white)
@@ -87,16 +88,16 @@ def budget(board):
     per_peg = lim.estimate_ma(one_peg) - lim.fixed_ma()
     return {
         "led_count": board.led_count,
-        "idle_ma_per_led": board.power["idle_ma_per_led"],
-        "ma_per_channel": board.power["ma_per_channel"],
+        "idle_ma_per_led": power["idle_ma_per_led"],
+        "ma_per_channel": power["ma_per_channel"],
         "idle_ma": lim.idle_ma(),
-        "mcu_ma": board.power["mcu_ma"],
-        "display_ma": board.power["display_ma"],
+        "mcu_ma": power["mcu_ma"],
+        "display_ma": power["display_ma"],
         "dark_ma": lim.fixed_ma(),
         "full_white_ma": full_white,
         "limited_ma": lim.estimate_ma(white),
         "white_scale": scale,
         "peg_ma": per_peg,
-        "budget_ma": board.power["budget_ma"],
-        "supply_ma": board.power["supply_ma"],
+        "budget_ma": power["budget_ma"],
+        "supply_ma": power["supply_ma"],
     }

@@ -157,7 +157,7 @@ def from_board(board_def, ring, present_is_set=True):
             bit_hole[bit] = hole_id(side, 0)
     bit_hole[board_def.sensor_game] = GAME
     flip = 1 if (present_is_set and board_def.sensor_active_low) else 0
-    fixed = [(bit, level ^ flip) for bit, level in board_def.sensor_fixed]
+    fixed = [(bit, level ^ flip) for bit, level in board_def.wiring.sensor_fixed]
     return Sensors(
         board_def.sensor_bits // 8, bit_hole, ring, pegs_rest=board_def.sensor_kind == "hall", fixed=fixed
     )

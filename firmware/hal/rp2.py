@@ -335,31 +335,33 @@ def make_leds(board_def):
     (board/firstlight.py) and hands them to make() in options["leds"]; dropped after boot with make."""
     from hal.ws2812 import Chains  # here, so the tests of the other parts need no rp2 module
 
-    b = board_def
-    leds = Chains(b.led_pins, b.led_chains, b.led_order)
-    leds.write(bytearray(3 * b.led_count))  # all dark before the 5 V rail comes up
-    if b.led_power_pin is not None:
-        machine.Pin(b.led_power_pin, machine.Pin.OUT, value=1)
+    w = board_def.wiring
+    leds = Chains(w.led_pins, w.led_chains, w.led_order)
+    leds.write(bytearray(3 * board_def.led_count))  # all dark before the 5 V rail comes up
+    if w.led_power_pin is not None:
+        machine.Pin(w.led_power_pin, machine.Pin.OUT, value=1)
     return leds
 
 
 def make(board_def, options=None):
-    """The Hal for board_def. The set-up is here, not in Hal.__init__: start.py drops this function and
-    the ones only it calls once the board runs, and with the code in RAM their bytecode is heap
-    (docs/memory.md, "Drop what boot alone needs")."""
+    """The Hal for board_def, wired as board_def.wiring says (start.py drops that once the board is made).
+    The set-up is here, not in Hal.__init__: start.py drops this function and the ones only it calls
+    once the board runs, and with the code in RAM their bytecode is heap (docs/memory.md, "Drop what
+    boot alone needs")."""
     options = options or {}
     Pin = machine.Pin
     b = board_def
+    w = b.wiring
     storage_dir = options.get("storage_dir", STORAGE)
     _makedir(storage_dir)
     leds = options.get("leds") or make_leds(b)
 
-    p = b.pins
+    p = w.pins
     # An unplugged chain must reach the app as all ones: pull MISO to the level that inverts to 1.
     Pin(p["sensor_miso"], Pin.IN, Pin.PULL_DOWN if b.sensor_active_low else Pin.PULL_UP)
     spi = machine.SPI(
-        b.sensor_spi,
-        baudrate=b.sensor_baud,
+        w.sensor_spi,
+        baudrate=w.sensor_baud,
         polarity=0,
         phase=0,
         bits=8,
@@ -370,11 +372,11 @@ def make(board_def, options=None):
     )
     sensors = SensorChain(spi, Pin(p["sensor_latch"], Pin.OUT, value=1), b.sensor_active_low)
 
-    rows = [Pin(g, Pin.OPEN_DRAIN, value=1) for g in b.key_rows]
-    cols = [Pin(g, Pin.IN, Pin.PULL_UP) for g in b.key_cols]
+    rows = [Pin(g, Pin.OPEN_DRAIN, value=1) for g in w.key_rows]
+    cols = [Pin(g, Pin.IN, Pin.PULL_UP) for g in w.key_cols]
     mask = 0
     for i in range(len(b.key_names)):
         if b.key_names[i] is not None:
             mask |= 1 << i
     keys = KeyMatrix(rows, cols, mask)
-    return Hal(b, storage_dir, leds, sensors, keys, Display(_oled(b.display, print), print))  # Hal.log prints
+    return Hal(b, storage_dir, leds, sensors, keys, Display(_oled(w.display, print), print))  # Hal.log prints

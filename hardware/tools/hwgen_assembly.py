@@ -66,15 +66,15 @@ def assembly_md(board):
         "conducting comes within 3.5 mm of a hole, so the screw heads touch no copper."
         % sum(len(at) for at in mounting(board).values()),
         "",
-        "## 3. LEDs (%d x %s)" % (board.led_count, board.led_type),
+        "## 3. LEDs (%d x %s)" % (board.led_count, board.wiring.led_type),
         "",
         "1. The LEDs are chained on the boards in the order of `leds.svg` (DOUT of each to DIN of the next). "
         "There are %d chains: %s."
         % (
-            len(board.led_chains),
+            len(board.wiring.led_chains),
             ", ".join(
-                "chain %d from GP%d, %d LEDs" % (c, board.led_pins[c], board.led_chains[c])
-                for c in range(len(board.led_chains))
+                "chain %d from GP%d, %d LEDs" % (c, board.wiring.led_pins[c], board.wiring.led_chains[c])
+                for c in range(len(board.wiring.led_chains))
             ),
         ),
         "2. Each chain's data comes from a 74AHCT125 output (powered at 5 V) through 330 ohm on the "
@@ -84,7 +84,7 @@ def assembly_md(board):
         "(a chain that stops part-way has a bad joint at the first dark LED).",
         "",
         "## 4. Hole sensors (%d x 74HCT165, %d hall switches, magnets in the pegs)"
-        % (board.sensor_chips, holes),
+        % (board.wiring.sensor_chips, holes),
         "",
         "1. One DRV5032FA hall switch under each peg hole (%d: track, start and game holes), on the back "
         "of the "
@@ -97,15 +97,15 @@ def assembly_md(board):
         "4. The spare inputs of `sensors.fixed` (%s) are tied on the boards: the firmware checks them to "
         "tell "
         "a broken or unplugged chain from an empty board."
-        % ", ".join("bit %d to %s" % (b, "+5V" if v else "GND") for b, v in board.sensor_fixed),
+        % ", ".join("bit %d to %s" % (b, "+5V" if v else "GND") for b, v in board.wiring.sensor_fixed),
         "",
         "## 5. Keypad and display",
         "",
         "1. Solder the %d key switches on the controller (the %d x %d matrix of `wiring.md`); the 1N4148W "
         "under each key is on the back (cathode to the row)."
-        % (len([k for k in board.key_names if k]), len(board.key_rows), len(board.key_cols)),
+        % (len([k for k in board.key_names if k]), len(board.wiring.key_rows), len(board.wiring.key_cols)),
         "2. Plug the SSD1306 module (pins GND VCC SCL SDA) into the socket J101 behind the window; SDA GP%d, "
-        "SCL GP%d, 3V3, GND." % (board.display["sda"], board.display["scl"]),
+        "SCL GP%d, 3V3, GND." % (board.wiring.display["sda"], board.wiring.display["scl"]),
         "",
         "## 6. Power",
         "",
@@ -113,7 +113,7 @@ def assembly_md(board):
         "from CC1 and from CC2 to GND.",
         "2. 5 V rail -> P-MOSFET (source) -> LED rail (drain) if you fit the switched rail; gate "
         "pulled up to 5 V by "
-        "10 kohm and pulled low by a 2N7002 from GP%s." % board.led_power_pin,
+        "10 kohm and pulled low by a 2N7002 from GP%s." % board.wiring.led_power_pin,
         "3. 5 V rail -> Schottky diode -> Pico VSYS (pin 39). All grounds common. The switched rail feeds "
         "the LEDs, hall switches and 74HCT165s, with 1000 uF on it at the controller.",
         "4. Read `power.md`: use a 5 V 3 A USB-C supply.",

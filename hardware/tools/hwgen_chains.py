@@ -115,22 +115,27 @@ def leds_svg(board):
     for _kind, _s, _i, x, y, led in holes(board):
         pos[led] = (x, y)
     chains = []
-    for c in range(len(board.led_chains)):
-        first = board.led_chain_start[c]
-        pts = [pos[k] for k in range(first, first + board.led_chains[c])]
+    for c in range(len(board.wiring.led_chains)):
+        first = board.wiring.led_chain_start[c]
+        pts = [pos[k] for k in range(first, first + board.wiring.led_chains[c])]
         colour = _hex(tuple(v * 3 // 4 for v in board.colours[c % board.sides]))
-        chains.append(("%d" % c, colour, pts, "GP%d" % board.led_pins[c]))
+        chains.append(("%d" % c, colour, pts, "GP%d" % board.wiring.led_pins[c]))
     notes = [
         "Circled: first LED of a chain, its DIN fed from the GPIO named. Numbers: LED index (chain %s)."
         % ", ".join(
-            "%d = %d..%d" % (c, board.led_chain_start[c], board.led_chain_start[c] + board.led_chains[c] - 1)
-            for c in range(len(board.led_chains))
+            "%d = %d..%d"
+            % (
+                c,
+                board.wiring.led_chain_start[c],
+                board.wiring.led_chain_start[c] + board.wiring.led_chains[c] - 1,
+            )
+            for c in range(len(board.wiring.led_chains))
         ),
         "Each chain: Pico GPIO -> 74AHCT125 (5 V) -> 330 ohm -> DIN of its first LED; DOUT to DIN along "
         "the arrows.",
         "Dashed: long hops (panel to start holes), ordinary DOUT->DIN wires along the edge; "
         "each LED regenerates the signal.",
-        "%d LEDs in all; order on the wire: %s." % (board.led_count, board.led_order),
+        "%d LEDs in all; order on the wire: %s." % (board.led_count, board.wiring.led_order),
     ]
     return _chain_drawing(board, "%s: LED chain order" % board.name, chains, lambda k, s, i, led: led, notes)
 
@@ -145,22 +150,22 @@ def sensors_svg(board):
     bits = sorted(at_bit)
     chains = []
     # one path per chip, alternating tones, so the eight holes of each 74HCT165 read as a group
-    for chip in range(board.sensor_chips):
+    for chip in range(board.wiring.sensor_chips):
         pts = [at_bit[b] for b in bits if b // 8 == chip]
         if not pts:
             continue
         pts.reverse()  # data leaves through QH towards chip 0 and the Pico: draw it that way
         colour = "#1a6fb0" if chip % 2 == 0 else "#d07000"
         chains.append(("U%d" % chip, colour, pts, ""))
-    fixed = ", ".join("%d=%s" % (b, "3V3" if v else "GND") for b, v in board.sensor_fixed)
+    fixed = ", ".join("%d=%s" % (b, "3V3" if v else "GND") for b, v in board.wiring.sensor_fixed)
     notes = [
         "Numbers: sensor bit; Uk:8k marks the first input (H) of 74HCT165 number k from the Pico; "
         "bits 8k..8k+7 = inputs H..A.",
         "Bit b is byte b//8 of the SPI read, mask 0x80>>(b%%8). U0's QH -> MISO GP%d; U(k+1) QH -> SER of Uk."
-        % board.pins["sensor_miso"],
+        % board.wiring.pins["sensor_miso"],
         "SCK GP%d and latch (SH/LD) GP%d go to every chip; CLK INH to GND; SER of the last chip to GND."
-        % (board.pins["sensor_sck"], board.pins["sensor_latch"]),
-        "%d chips, %d bits. Spare inputs tied: %s." % (board.sensor_chips, board.sensor_bits, fixed),
+        % (board.wiring.pins["sensor_sck"], board.wiring.pins["sensor_latch"]),
+        "%d chips, %d bits. Spare inputs tied: %s." % (board.wiring.sensor_chips, board.sensor_bits, fixed),
     ]
 
     def label(kind, side, i, led):

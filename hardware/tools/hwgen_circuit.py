@@ -196,18 +196,20 @@ def led_net(n):
 
 
 def _chain_last(board):
-    return {start + n - 1 for start, n in zip(board.led_chain_start, board.led_chains, strict=True)}
+    return {
+        start + n - 1 for start, n in zip(board.wiring.led_chain_start, board.wiring.led_chains, strict=True)
+    }
 
 
 def build(board):
     """The circuit: {"parts": [Part], "nets": {name: [(ref, pin)]}, "boards": [(name, rect)]}."""
     parts = []
     lits = lit_holes(board)
-    firsts = set(board.led_chain_start)
+    firsts = set(board.wiring.led_chain_start)
     lasts = _chain_last(board)
     pos = {t[0]: (t[4], t[5]) for t in lits}
     chain_of = {}
-    for c, (start, n) in enumerate(zip(board.led_chain_start, board.led_chains, strict=True)):
+    for c, (start, n) in enumerate(zip(board.wiring.led_chain_start, board.wiring.led_chains, strict=True)):
         for i in range(start, start + n):
             chain_of[i] = c
 
@@ -241,8 +243,8 @@ def build(board):
         bit_used.update(board.sensor_track[s])
         bit_used.update(board.sensor_start[s])
     bit_used.add(board.sensor_game)
-    fixed = dict(board.sensor_fixed)
-    chips = board.sensor_chips
+    fixed = dict(board.wiring.sensor_fixed)
+    chips = board.wiring.sensor_chips
     chip_board = _chip_boards(board, lits)
     for k in range(chips):
         pins = {
@@ -295,7 +297,7 @@ def _chip_boards(board, lits):
         if bit is not None and kind not in ("record", "dealer"):
             where_bit[bit] = _leg_board_at(board, y)
     out = []
-    for k in range(board.sensor_chips):
+    for k in range(board.wiring.sensor_chips):
         count = {}
         for b in range(8 * k, 8 * k + 8):
             if b in where_bit:
@@ -309,7 +311,9 @@ def _header_pins(board, name, lits, chip_board):
     pins = {"1": V5SW, "2": V5SW, "3": V5SW, "4": GND, "5": GND, "6": GND, "7": "SCK5", "8": "LATCH5"}
     here = [t[0] for t in lits if t[1] not in ("record", "dealer") and _leg_board_at(board, t[5]) == name]
     lasts = _chain_last(board)
-    for c, (start, count) in enumerate(zip(board.led_chain_start, board.led_chains, strict=True)):
+    for c, (start, count) in enumerate(
+        zip(board.wiring.led_chain_start, board.wiring.led_chains, strict=True)
+    ):
         mine = [n for n in here if start <= n < start + count]
         if not mine:
             continue
@@ -317,7 +321,7 @@ def _header_pins(board, name, lits, chip_board):
         pins[str(9 + 2 * c)] = led_net(first) if first != start else "LDATA%d" % c
         if last not in lasts:
             pins[str(10 + 2 * c)] = led_net(last + 1)
-    ks = [k for k in range(board.sensor_chips) if chip_board[k] == name]
+    ks = [k for k in range(board.wiring.sensor_chips) if chip_board[k] == name]
     # runs of consecutive chips on this board: the first one's QH leaves, the last one's SER arrives
     runs = []
     for k in ks:
@@ -327,7 +331,7 @@ def _header_pins(board, name, lits, chip_board):
             runs.append([k])
     for r, run in enumerate(runs[:3]):
         pins[str(15 + 2 * r)] = "QH%d" % run[0]
-        if run[-1] + 1 < board.sensor_chips:
+        if run[-1] + 1 < board.wiring.sensor_chips:
             pins[str(16 + 2 * r)] = "QH%d" % (run[-1] + 1)
     return pins
 
@@ -336,20 +340,20 @@ def _controller(board):
     """Pico, level shifters, power entry, keypad, display socket (placed by place())."""
     P = []
     gp = {}
-    for c, g in enumerate(board.led_pins):
+    for c, g in enumerate(board.wiring.led_pins):
         gp[g] = "LED%d_3V3" % c
-    if board.led_power_pin is not None:
-        gp[board.led_power_pin] = "LED_EN"
-    p = board.pins
+    if board.wiring.led_power_pin is not None:
+        gp[board.wiring.led_power_pin] = "LED_EN"
+    p = board.wiring.pins
     gp[p["sensor_sck"]] = "SCK"
     gp[p["sensor_miso"]] = "MISO"
     gp[p["sensor_latch"]] = "LATCH"
-    for r, g in enumerate(board.key_rows):
+    for r, g in enumerate(board.wiring.key_rows):
         gp[g] = "ROW%d" % r
-    for c, g in enumerate(board.key_cols):
+    for c, g in enumerate(board.wiring.key_cols):
         gp[g] = "COL%d" % c
-    gp[board.display["sda"]] = "SDA"
-    gp[board.display["scl"]] = "SCL"
+    gp[board.wiring.display["sda"]] = "SDA"
+    gp[board.wiring.display["scl"]] = "SCL"
     pico = {str(PICO_PIN[g]): net for g, net in gp.items()}
     for pin in PICO_GND:
         pico[str(pin)] = GND
@@ -358,8 +362,8 @@ def _controller(board):
     P.append(Part("M1", "pico", "ctrl", 0, 0, 0, "B", pico))
     # LED data, clock and latch to 5 V: two 74AHCT125 (1A/1Y 2,3; 2A/2Y 5,6; 3A/3Y 9,8; 4A/4Y 12,11)
     chans = [("2", "3", "1"), ("5", "6", "4"), ("9", "8", "10"), ("12", "11", "13")]
-    sigs = ["LED%d_3V3" % c for c in range(len(board.led_pins))] + ["SCK", "LATCH"]
-    outs = ["LED%d_5V" % c for c in range(len(board.led_pins))] + ["SCK5", "LATCH5"]
+    sigs = ["LED%d_3V3" % c for c in range(len(board.wiring.led_pins))] + ["SCK", "LATCH"]
+    outs = ["LED%d_5V" % c for c in range(len(board.wiring.led_pins))] + ["SCK5", "LATCH5"]
     for u in range(2):
         pins = {"7": GND, "14": V5}
         for ch, (a, y, oe) in enumerate(chans):
@@ -372,7 +376,7 @@ def _controller(board):
                 pins[a] = GND
         P.append(Part("U%d" % (100 + u), "buf", "ctrl", 0, 0, 0, "F", pins))
         P.append(Part("C%d" % (1100 + u), "c100n", "ctrl", 0, 0, 0, "F", {"1": V5, "2": GND}))
-    for c in range(len(board.led_pins)):
+    for c in range(len(board.wiring.led_pins)):
         P.append(
             Part("R%d" % (10 + c), "r330", "ctrl", 0, 0, 0, "F", {"1": "LED%d_5V" % c, "2": "LDATA%d" % c})
         )
@@ -392,7 +396,7 @@ def _controller(board):
     P.append(Part("F1", "fuse", "ctrl", 0, 0, 0, "F", {"1": VBUS, "2": V5}))
     P.append(Part("D1000", "tvs", "ctrl", 0, 0, 0, "F", {"1": V5, "2": GND}))
     P.append(Part("D1001", "schottky", "ctrl", 0, 0, 0, "F", {"1": "VSYS", "2": V5}))
-    if board.led_power_pin is not None:
+    if board.wiring.led_power_pin is not None:
         P.append(
             Part("Q1", "pmos", "ctrl", 0, 0, 0, "F",
                  {"1": V5, "2": V5, "3": V5, "4": "LED_EN_N", "5": V5SW, "6": V5SW, "7": V5SW, "8": V5SW})
@@ -403,8 +407,8 @@ def _controller(board):
         P.append(Part("R5", "r100", "ctrl", 0, 0, 0, "F", {"1": "LED_EN", "2": "LED_EN_G"}))
     P.append(Part("C1000", "bulk", "ctrl", 0, 0, 0, "F", {"1": V5SW, "2": GND}))
     # keypad: a diode per key, cathode to the row
-    ncols = len(board.key_cols)
-    for r in range(len(board.key_rows)):
+    ncols = len(board.wiring.key_cols)
+    for r in range(len(board.wiring.key_rows)):
         for c in range(ncols):
             name = board.key_names[r * ncols + c]
             if not name:
@@ -503,7 +507,7 @@ def _place_controller(board, parts, by):
             p = by[ref]
             p.x, p.y, p.rot, p.side = x, y, rot, side
     k = board.layout["keys"]
-    ncols = len(board.key_cols)
+    ncols = len(board.wiring.key_cols)
     for p in parts:
         if p.kind == "key":
             i = int(p.ref[2:]) - 1

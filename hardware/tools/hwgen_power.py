@@ -24,7 +24,7 @@ def typical_frame(board):
 
 def power_md(board):
     f = budget(board)
-    lim = Limiter(board.power, board.led_count)
+    lim = Limiter(board.wiring.power, board.led_count)
     typical = lim.estimate_ma(typical_frame(board))
     usb2_left = 500 - f["dark_ma"]
     out = [
@@ -69,7 +69,7 @@ def power_md(board):
         "pull-up): the firmware drives it high before the first frame and may drive it low when the board "
         "sleeps, which removes the %d mA idle draw. Keep the data lines low while the rail is off, or the "
         "first LED of each chain is powered through its DIN." % f["idle_ma"]
-        if board.led_power_pin is not None
+        if board.wiring.led_power_pin is not None
         else "- No switched LED rail is defined (`pins.led_power` is null).",
         "- The Pico's micro-USB carries the data link to the laptop; its VBUS does not feed the "
         "LEDs (the 5 V "

@@ -227,8 +227,8 @@ def _controls(g, board, labels=True):
     lay = board.layout
     keys = lay["keys"]
     c = keys["cutout"]
-    ncols = len(board.key_cols)
-    for r in range(len(board.key_rows)):
+    ncols = len(board.wiring.key_cols)
+    for r in range(len(board.wiring.key_rows)):
         for col in range(ncols):
             x = keys["x"] + col * keys["pitch"]
             y = keys["y"] + r * keys["pitch"]
@@ -389,7 +389,7 @@ def layout_svg(board):
             ),
             "Keys: %d cut-outs %s mm square at %s mm pitch. OLED window %s x %s mm (module outline dashed)."
             % (
-                len(board.key_rows) * len(board.key_cols),
+                len(board.wiring.key_rows) * len(board.wiring.key_cols),
                 _f(lay["keys"]["cutout"]),
                 _f(lay["keys"]["pitch"]),
                 _f(lay["display"]["w"]),

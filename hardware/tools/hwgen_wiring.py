@@ -42,7 +42,7 @@ def hole_name(board, bit):
             return "%s start %d" % (name, board.sensor_start[s].index(bit) + 1)
     if bit == board.sensor_game:
         return "game hole"
-    for b, level in board.sensor_fixed:
+    for b, level in board.wiring.sensor_fixed:
         if b == bit:
             return "tied to %s" % ("+5V" if level else "GND")
     return "spare (tied to +5V)"
@@ -50,39 +50,43 @@ def hole_name(board, bit):
 
 def pin_roles(board):
     """(gpio, role, goes to) for every pin the board file uses, in GPIO order."""
-    p = board.pins
+    p = board.wiring.pins
     rows = []
-    for c, gp in enumerate(board.led_pins):
+    for c, gp in enumerate(board.wiring.led_pins):
         rows.append(
             (
                 gp,
                 "LED chain %d data" % c,
                 "74AHCT125 input %dA; output via 330 ohm to DIN of LED %d"
-                % (c + 1, board.led_chain_start[c]),
+                % (c + 1, board.wiring.led_chain_start[c]),
             )
         )
-    if board.led_power_pin is not None:
+    if board.wiring.led_power_pin is not None:
         rows.append(
             (
-                board.led_power_pin,
+                board.wiring.led_power_pin,
                 "LED rail enable (high = on)",
                 "gate of 2N7002 (100 ohm), which pulls the P-MOSFET gate low",
             )
         )
     rows.append(
-        (p["sensor_sck"], "SPI%d SCK" % board.sensor_spi, "74AHCT125 (5 V) -> CLK (pin 2) of every 74HCT165")
+        (
+            p["sensor_sck"],
+            "SPI%d SCK" % board.wiring.sensor_spi,
+            "74AHCT125 (5 V) -> CLK (pin 2) of every 74HCT165",
+        )
     )
     rows.append(
         (
             p["sensor_miso"],
-            "SPI%d MISO (RX)" % board.sensor_spi,
+            "SPI%d MISO (RX)" % board.wiring.sensor_spi,
             "QH (pin 9) of 74HCT165 U0 through a 74LVC1G125 at 3.3 V (5 V -> 3.3 V)",
         )
     )
     rows.append(
         (
             p["sensor_mosi"],
-            "SPI%d MOSI (TX), unused" % board.sensor_spi,
+            "SPI%d MOSI (TX), unused" % board.wiring.sensor_spi,
             "not connected; reserved because the SPI peripheral claims it",
         )
     )
@@ -93,11 +97,11 @@ def pin_roles(board):
             "74AHCT125 (5 V) -> SH/LD (pin 1) of every 74HCT165 (low = load)",
         )
     )
-    for r, gp in enumerate(board.key_rows):
+    for r, gp in enumerate(board.wiring.key_rows):
         rows.append((gp, "key row %d (output, driven low to scan)" % r, "diode cathodes side of row %d" % r))
-    for c, gp in enumerate(board.key_cols):
+    for c, gp in enumerate(board.wiring.key_cols):
         rows.append((gp, "key column %d (input, pull-up)" % c, "switch terminals of column %d" % c))
-    d = board.display
+    d = board.wiring.display
     rows.append((d["sda"], "I2C%d SDA" % d["i2c"], "SSD1306 SDA"))
     rows.append((d["scl"], "I2C%d SCL" % d["i2c"], "SSD1306 SCL"))
     rows.sort()
@@ -124,17 +128,25 @@ def wiring_md(board):
         "74LVC1G125 on MISO. "
         "The hall switches and the 74HCT165 chain run from the switched 5 V rail (see hardware/README.md).",
         "",
-        "## LED chains (%s, %d LEDs, byte order %s)" % (board.led_type, board.led_count, board.led_order),
+        "## LED chains (%s, %d LEDs, byte order %s)"
+        % (board.wiring.led_type, board.led_count, board.wiring.led_order),
         "",
         "| chain | data GPIO | LEDs | global indices | order along the chain |",
         "|---|---|---|---|---|",
     ]
-    for c in range(len(board.led_chains)):
-        first = board.led_chain_start[c]
-        last = first + board.led_chains[c] - 1
+    for c in range(len(board.wiring.led_chains)):
+        first = board.wiring.led_chain_start[c]
+        last = first + board.wiring.led_chains[c] - 1
         out.append(
             "| %d | GP%d | %d | %d..%d | %s |"
-            % (c, board.led_pins[c], board.led_chains[c], first, last, _chain_summary(board, first, last))
+            % (
+                c,
+                board.wiring.led_pins[c],
+                board.wiring.led_chains[c],
+                first,
+                last,
+                _chain_summary(board, first, last),
+            )
         )
     out += [
         "",
@@ -142,8 +154,8 @@ def wiring_md(board):
         "",
         "## Sensor chain (%d x 74HCT165 on SPI%d, %d bits, %s sensors, %s)"
         % (
-            board.sensor_chips,
-            board.sensor_spi,
+            board.wiring.sensor_chips,
+            board.wiring.sensor_spi,
             board.sensor_bits,
             board.sensor_kind,
             "active low" if board.sensor_active_low else "active high",
@@ -155,27 +167,27 @@ def wiring_md(board):
         "| chip | bits | H | G | F | E | D | C | B | A |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for chip in range(board.sensor_chips):
+    for chip in range(board.wiring.sensor_chips):
         names = [hole_name(board, chip * 8 + k) for k in range(8)]
         out.append("| U%d | %d..%d | %s |" % (chip, chip * 8, chip * 8 + 7, " | ".join(names)))
-    ncols = len(board.key_cols)
+    ncols = len(board.wiring.key_cols)
     out += [
         "",
-        "## Key matrix (%d x %d)" % (len(board.key_rows), ncols),
+        "## Key matrix (%d x %d)" % (len(board.wiring.key_rows), ncols),
         "",
         "Rows are driven low one at a time; columns read with pull-ups; a 1N4148 per key, cathode "
         "to the row, "
         "so two keys held together (MENU+UNDO) never ghost.",
         "",
         "| row \\ column | "
-        + " | ".join("col %d GP%d" % (c, g) for c, g in enumerate(board.key_cols))
+        + " | ".join("col %d GP%d" % (c, g) for c, g in enumerate(board.wiring.key_cols))
         + " |",
         "|---" * (ncols + 1) + "|",
     ]
-    for r, gp in enumerate(board.key_rows):
+    for r, gp in enumerate(board.wiring.key_rows):
         cells = [board.key_names[r * ncols + c] or "-" for c in range(ncols)]
         out.append("| row %d GP%d | %s |" % (r, gp, " | ".join(cells)))
-    d = board.display
+    d = board.wiring.display
     out += [
         "",
         "## Display",

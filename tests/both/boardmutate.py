@@ -193,6 +193,6 @@ def sane(board):
             for x in v:
                 walk(x)
 
-    walk(board.power)
+    walk(board.wiring.power)
     walk(board.layout)
     return True

@@ -33,12 +33,12 @@ def _wire(r, b):
     frame but the dark one the set-up writes reached it."""
     from hal.ws2812 import ORDERS
 
-    a, bb, c = ORDERS[b.led_order]
+    a, bb, c = ORDERS[b.wiring.led_order]
     frame = bytearray(3 * b.led_count)
     start_led = 0
     frames = 0
-    for i in range(len(b.led_pins)):
-        n = b.led_chains[i]
+    for i in range(len(b.wiring.led_pins)):
+        n = b.wiring.led_chains[i]
         words = r.machines[i].words
         frames = len(words) // n
         for k in range(n):
@@ -111,7 +111,7 @@ def test_the_pegs_the_journal_holds_are_lit_from_its_seq_mark_before_the_app_is_
         assert {led: app_lit[led] for led in got} == got
         assert sorted(set(app_lit) - set(got)) == [b.led_dealer[s.app.tracks()[0]]]
         # the chains it lit are the ones the HAL's set-up takes over (not a second set of state machines)
-        assert leds is not None and len(r.dmas) == len(b.led_pins)
+        assert leds is not None and len(r.dmas) == len(b.wiring.led_pins)
     finally:
         s.close()
 
@@ -125,7 +125,7 @@ def test_the_hal_takes_the_chains_the_first_light_made():
             options = {"storage_dir": s.hal.storage_dir}
             options["leds"] = firstlight.show(b, hal_rp2, s.hal.storage_dir)
             hal = hal_rp2.make(b, options)
-            assert hal.leds is options["leds"] and len(r.dmas) == len(b.led_pins)
+            assert hal.leds is options["leds"] and len(r.dmas) == len(b.wiring.led_pins)
             hal.leds.write(bytearray(3 * b.led_count))
             assert _wire(r, b) == bytearray(3 * b.led_count)  # the app's frames go out on the same chains
         finally:

@@ -10,7 +10,7 @@ T0 = PERIOD - 300
 
 def _render():
     b = reference()
-    return b, render.Render(b, Limiter(b.power, b.led_count))
+    return b, render.Render(b, Limiter(b.wiring.power, b.led_count))
 
 
 def _rgb(r, led):
@@ -115,7 +115,7 @@ def test_every_animation_stays_within_the_power_budget():
         r.animate(kind, 1, 0 + 4 * 91, T0)
         for t in range(0, anims.duration(kind), anims.FRAME_MS):
             r.update(add(T0, t))
-            assert lim.estimate_ma(r.frame) <= b.power["budget_ma"]
+            assert lim.estimate_ma(r.frame) <= b.wiring.power["budget_ma"]
 
 
 def _no_sum(frame):
@@ -160,8 +160,8 @@ def test_a_frame_of_pegs_or_an_animation_within_budget_is_not_summed_by_the_limi
         del power.sum
     assert r.limiter.limit(dim) == 255 and max(dim) == 1  # summed: it fits, nothing dimmed
     # the bound is only trusted when it fits: 40 white LEDs are dimmed to the budget as before
-    lim = Limiter(b.power, b.led_count)
+    lim = Limiter(b.wiring.power, b.led_count)
     white = bytearray(3 * b.led_count)
     for i in range(120):
         white[i] = 255
-    assert lim.limit(white, 40) < 255 and lim.estimate_ma(white) <= b.power["budget_ma"]
+    assert lim.limit(white, 40) < 255 and lim.estimate_ma(white) <= b.wiring.power["budget_ma"]

@@ -22,14 +22,14 @@ def _refused(mutate):
 def test_reference_validates():
     b = load(_path())
     assert b.sides == 3
-    assert b.led_count == sum(b.led_chains) == 397
-    assert b.led_chain_start == [0, 133, 265]
-    assert len(b.led_pins) == len(b.led_chains)
+    assert b.led_count == sum(b.wiring.led_chains) == 397
+    assert b.wiring.led_chain_start == [0, 133, 265]
+    assert len(b.wiring.led_pins) == len(b.wiring.led_chains)
     assert b.record_count == 9
-    assert len(b.key_names) == len(b.key_rows) * len(b.key_cols) == 20
+    assert len(b.key_names) == len(b.wiring.key_rows) * len(b.wiring.key_cols) == 20
     assert sorted(n for n in b.key_names if n) == sorted(KEYS)
-    assert b.sensor_bits == b.sensor_chips * 8 == 384
-    assert b.display["address"] == 0x3C and b.display["width"] == 128
+    assert b.sensor_bits == b.wiring.sensor_chips * 8 == 384
+    assert b.wiring.display["address"] == 0x3C and b.wiring.display["width"] == 128
     assert len(b.colours) == 3 and len(b.colours[0]) == 3
     assert 1 <= b.brightness <= 255
 
@@ -43,7 +43,9 @@ def test_every_hole_has_one_led_and_one_sensor():
         bits += list(b.sensor_track[s]) + list(b.sensor_start[s])
         assert len(b.led_track[s]) == len(b.sensor_track[s]) == 120
     assert sorted(leds) == list(range(b.led_count))
-    assert len(set(bits + [bit for bit, _ in b.sensor_fixed])) == len(bits) + len(b.sensor_fixed)
+    assert len(set(bits + [bit for bit, _ in b.wiring.sensor_fixed])) == len(bits) + len(
+        b.wiring.sensor_fixed
+    )
     assert max(bits) < b.sensor_bits
 
 
@@ -212,8 +214,10 @@ def test_a_cache_of_the_checked_file_gives_the_same_board():
     try:
         b = boardcache.from_cache(_write_cache(folder, checked, crc, size), crc, size)
         assert b is not None
-        for name in boardcache.ATTRS:
-            assert getattr(b, name) == getattr(checked, name), name
+        for name in boardcache.ATTRS:  # the Board's own, and its wiring's
+            got, want = (b.wiring, checked.wiring) if hasattr(b.wiring, name) else (b, checked)
+            assert getattr(got, name) == getattr(want, name), name
+        assert not [name for name in boardcache.ATTRS if hasattr(b, name) == hasattr(b.wiring, name)]
         assert type(b.led_track[0]) is type(checked.led_track[0]) and type(b.colours[0]) is tuple
         assert b.key_names[b.key_names.index("MENU")] is KEYS[KEYS.index("MENU")]  # interned, not a copy
         assert b.layout is None

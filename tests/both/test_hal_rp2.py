@@ -21,17 +21,17 @@ def test_sensor_chain_reads_every_bit_in_chain_order_inverted_for_active_low():
         m.chain.inputs[:] = bytearray([1] * b.sensor_bits)  # nothing pressed: every input pulled high
         hole15 = b.sensor_track[1][14]
         m.chain.inputs[hole15] = 0  # blue's hole 15 tapped: that input is pulled low
-        buf = bytearray(b.sensor_chips)
+        buf = bytearray(b.wiring.sensor_chips)
         hal.sensors.readinto(buf)
         assert m.chain.loads == 1
-        expect = bytearray(b.sensor_chips)
+        expect = bytearray(b.wiring.sensor_chips)
         _set_bit(expect, hole15, 1)
         assert buf == expect, (buf, expect)
         # The tap is released: the next read latches the inputs again and sees nothing.
         m.chain.inputs[hole15] = 1
         hal.sensors.readinto(buf)
         assert m.chain.loads == 2
-        assert buf == bytearray(b.sensor_chips)
+        assert buf == bytearray(b.wiring.sensor_chips)
     finally:
         rp2fakes.uninstall()
 
@@ -40,14 +40,14 @@ def test_sensor_chain_unplugged_reads_all_ones_after_inversion():
     hal, m, _, _, b = _hal()
     try:
         # MISO is pulled down on an active-low board, so a missing chain shifts zeros...
-        assert m.pins[b.pins["sensor_miso"]].pull == m.Pin.PULL_DOWN
+        assert m.pins[b.wiring.pins["sensor_miso"]].pull == m.Pin.PULL_DOWN
         m.chain.inputs[:] = bytearray(b.sensor_bits)
-        buf = bytearray(b.sensor_chips)
+        buf = bytearray(b.wiring.sensor_chips)
         hal.sensors.readinto(buf)
         # ...which the app sees as every hole on: the "unplugged" reading it reports, never pegs.
-        assert buf == bytearray([0xFF] * b.sensor_chips)
-        spi = m.spi[b.sensor_spi]
-        assert spi.kw["baudrate"] == b.sensor_baud and spi.kw["polarity"] == 0 and spi.kw["phase"] == 0
+        assert buf == bytearray([0xFF] * b.wiring.sensor_chips)
+        spi = m.spi[b.wiring.sensor_spi]
+        assert spi.kw["baudrate"] == b.wiring.sensor_baud and spi.kw["polarity"] == 0 and spi.kw["phase"] == 0
     finally:
         rp2fakes.uninstall()
 
@@ -75,7 +75,7 @@ def test_key_scan_bitmap_is_row_major_like_key_names():
     hal, m, _, _, b = _hal()
     try:
         assert hal.keys.scan() == 0
-        ncols = len(b.key_cols)
+        ncols = len(b.wiring.key_cols)
         for name in ("A", "5", "MENU", "OK"):
             i = b.key_names.index(name)
             m.matrix.down = {(i // ncols, i % ncols)}
@@ -85,9 +85,9 @@ def test_key_scan_bitmap_is_row_major_like_key_names():
         m.matrix.down = {(menu // ncols, menu % ncols), (undo // ncols, undo % ncols)}
         assert hal.keys.scan() == (1 << menu) | (1 << undo)
         # Every row is released after a scan, so the next scan starts clean.
-        assert all(m.pins[g].level == 1 for g in b.key_rows)
-        assert all(m.pins[g].pull == m.Pin.PULL_UP for g in b.key_cols)
-        assert all(m.pins[g].mode == m.Pin.OPEN_DRAIN for g in b.key_rows)
+        assert all(m.pins[g].level == 1 for g in b.wiring.key_rows)
+        assert all(m.pins[g].pull == m.Pin.PULL_UP for g in b.wiring.key_cols)
+        assert all(m.pins[g].mode == m.Pin.OPEN_DRAIN for g in b.wiring.key_rows)
     finally:
         rp2fakes.uninstall()
 
@@ -120,17 +120,17 @@ def test_leds_go_out_grb_one_dma_per_chain_paced_by_its_state_machine():
         for sm in r.machines.values():
             sm.words = []  # forget the dark frame sent at start-up
         hal.leds.write(frame)
-        assert len(r.machines) == len(b.led_pins)
-        for c in range(len(b.led_pins)):
+        assert len(r.machines) == len(b.wiring.led_pins)
+        for c in range(len(b.wiring.led_pins)):
             sm = r.machines[c]
-            assert sm.running and sm.freq == 8_000_000 and sm.pin.gp == b.led_pins[c]
-            assert len(sm.words) == b.led_chains[c]
-            for k in range(b.led_chains[c]):
-                i = b.led_chain_start[c] + k
+            assert sm.running and sm.freq == 8_000_000 and sm.pin.gp == b.wiring.led_pins[c]
+            assert len(sm.words) == b.wiring.led_chains[c]
+            for k in range(b.wiring.led_chains[c]):
+                i = b.wiring.led_chain_start[c] + k
                 want = ((255 - i % 256) << 24) | ((i % 256) << 16) | (7 << 8)
                 assert sm.words[k] == want, (c, k, hex(sm.words[k]), hex(want))
         # The LED rail comes up only after a dark frame has gone out.
-        assert m.pins[b.led_power_pin].level == 1
+        assert m.pins[b.wiring.led_power_pin].level == 1
     finally:
         rp2fakes.uninstall()
 
@@ -143,8 +143,8 @@ def test_display_text_cells_and_watchdog():
         hal.display.text(1, 10, "GO 31!!!!")  # cut at the 16th column
         hal.display.show()
         assert o.oled.shown[-1] == "RED 15\n          GO 31!", o.oled.shown[-1]
-        assert o.oled.addr == b.display["address"]
-        assert m.i2c[b.display["i2c"]].kw["freq"] == b.display["freq"]
+        assert o.oled.addr == b.wiring.display["address"]
+        assert m.i2c[b.wiring.display["i2c"]].kw["freq"] == b.wiring.display["freq"]
         dog = hal.watchdog(20000)
         dog.feed()
         assert m.wdt.timeout == 8388 and m.wdt.feeds == 1

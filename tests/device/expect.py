@@ -30,7 +30,10 @@ def board_for(lines):
             j.open()
             j.compact(list(lines), 1)
             j.close()
-        for bit, level in b.sensor_fixed:  # the chain's tied spares, as the emulator's --sensor-on sets them
+        for (
+            bit,
+            level,
+        ) in b.wiring.sensor_fixed:  # the chain's tied spares, as the emulator's --sensor-on sets them
             if level ^ (1 if b.sensor_active_low else 0):
                 hal.sensors.raw[bit // 8] |= 0x80 >> (bit % 8)
         a = board_app.App(hal, b)
@@ -44,10 +47,10 @@ def board_for(lines):
 
 def lit_by_pin(b, frame):
     """An R,G,B frame as the emulator decodes the wire: {pin: [[index in chain, "GRB hex"], ...]}."""
-    order = b.led_order
+    order = b.wiring.led_order
     out = {}
     start = 0
-    for pin, count in zip(b.led_pins, b.led_chains, strict=True):
+    for pin, count in zip(b.wiring.led_pins, b.wiring.led_chains, strict=True):
         lit = []
         for k in range(count):
             i = 3 * (start + k)

@@ -67,16 +67,20 @@ def test_every_hole_has_exactly_one_led_and_one_sensor(board):
 
 def test_no_pin_twice_and_chain_lengths(board):
     pins = []
-    for v in board.pins.values():
+    for v in board.wiring.pins.values():
         if v is not None:
             pins += v if isinstance(v, list) else [v]
     assert len(pins) == len(set(pins))
-    assert sum(board.led_chains) == board.led_count
-    assert board.led_chains == [133, 132, 132]  # one chain a side; chain 0 also carries the game hole
-    for c, first in enumerate(board.led_chain_start):
+    assert sum(board.wiring.led_chains) == board.led_count
+    assert board.wiring.led_chains == [133, 132, 132]  # one chain a side; chain 0 also carries the game hole
+    for c, first in enumerate(board.wiring.led_chain_start):
         side = c
         assert board.led_dealer[side] == first  # each chain starts at its side's dealer LED
-    assert board.sensor_chips * 8 == board.sensor_bits >= pegged_holes(board) + len(board.sensor_fixed)
+    assert (
+        board.wiring.sensor_chips * 8
+        == board.sensor_bits
+        >= pegged_holes(board) + len(board.wiring.sensor_fixed)
+    )
 
 
 def test_hole_positions_do_not_overlap(board):
@@ -202,15 +206,15 @@ def test_bom_counts_match_the_definition(board):
         "note",
     ]
     assert q[("RGB LED", "WS2812B")] == board.led_count
-    assert q[("Shift register", "74HCT165 8-bit PISO")] == board.sensor_chips == 48
+    assert q[("Shift register", "74HCT165 8-bit PISO")] == board.wiring.sensor_chips == 48
     assert q[("Hall switch", "DRV5032FA omnipolar push-pull 20 Hz")] == pegged_holes(board) == 367
     assert q[("Buffer", "74AHCT125 quad, 3.3 V -> 5 V")] == 2  # 3 LED chains + clock + latch
     assert q[("Key switch", "tactile 12 x 12 mm with cap")] == 20
     assert q[("Diode", "1N4148W")] == 20
     assert q[("Resistor", "5.1 kohm 1 %")] == 2
-    assert q[("Resistor", "330 ohm 1 %")] == len(board.led_pins)
+    assert q[("Resistor", "330 ohm 1 %")] == len(board.wiring.led_pins)
     # one 100 nF per LED and per logic IC (48 + 2 buffers + the 74LVC1G125)
-    assert q[("Capacitor", "100 nF X7R 16 V")] == board.led_count + board.sensor_chips + 3
+    assert q[("Capacitor", "100 nF X7R 16 V")] == board.led_count + board.wiring.sensor_chips + 3
     assert q[("Magnet", "3 x 2 mm NdFeB N52 disc")] == 2 * board.sides + 2
     for r in rows:  # a maker can order every line twice over
         assert r["part"] and r["value"] and r["package"] and r["note"], r
@@ -256,21 +260,21 @@ def test_wiring_table_matches_the_definition(board):
     md = wiring_md(board)
     gpio_rows = re.findall(r"^\| GP(\d+) \| (\d+) \|", md, re.M)
     used = []
-    for v in board.pins.values():
+    for v in board.wiring.pins.values():
         if v is not None:
             used += v if isinstance(v, list) else [v]
     assert sorted(int(g) for g, _ in gpio_rows) == sorted(used)
     assert all(PICO_PIN[int(g)] == int(p) for g, p in gpio_rows)
     chips = re.findall(r"^\| U(\d+) \| (\d+)\.\.(\d+) \|", md, re.M)
-    assert len(chips) == board.sensor_chips
+    assert len(chips) == board.wiring.sensor_chips
     for name in board.side_names:
         for hole in (1, 37, 120):
             assert md.count("| %s %d |" % (name, hole)) == 1
     assert md.count("| game hole |") == 1
-    ncols = len(board.key_cols)
-    for r in range(len(board.key_rows)):
+    ncols = len(board.wiring.key_cols)
+    for r in range(len(board.wiring.key_rows)):
         cells = " | ".join(board.key_names[r * ncols + c] for c in range(ncols))
-        assert "| row %d GP%d | %s |" % (r, board.key_rows[r], cells) in md
+        assert "| row %d GP%d | %s |" % (r, board.wiring.key_rows[r], cells) in md
 
 
 # --- power budget -----------------------------------------------------------------------------
@@ -285,7 +289,7 @@ def _figure(md, label):
 
 def test_power_budget_equals_the_limiter(board):
     md = power_md(board)
-    lim = Limiter(board.power, board.led_count)
+    lim = Limiter(board.wiring.power, board.led_count)
     dark = bytearray(3 * board.led_count)
     white = bytearray(b"\xff" * (3 * board.led_count))
     assert _figure(md, "idle draw of 397 LEDs") == lim.idle_ma() == 397
@@ -295,9 +299,9 @@ def test_power_budget_equals_the_limiter(board):
     assert (
         _figure(md, "worst case under the firmware limiter")
         == lim.estimate_ma(white)
-        <= board.power["budget_ma"]
+        <= board.wiring.power["budget_ma"]
     )
-    assert _figure(md, "a game in progress") == Limiter(board.power, board.led_count).estimate_ma(
+    assert _figure(md, "a game in progress") == Limiter(board.wiring.power, board.led_count).estimate_ma(
         typical_frame(board)
     )
     assert "estimate" in md.lower() and "5 V 3 A USB-C" in md
@@ -310,7 +314,7 @@ def test_power_budget_follows_changed_figures(board):
     md = power_md(b)
     f = budget(b)
     assert f["idle_ma"] == 120  # 397 * 0.3 = 119.1, rounded up like the limiter
-    assert _figure(md, "dark board") == f["dark_ma"] == Limiter(b.power, b.led_count).fixed_ma()
+    assert _figure(md, "dark board") == f["dark_ma"] == Limiter(b.wiring.power, b.led_count).fixed_ma()
     assert _figure(md, "worst case under the firmware limiter") == f["limited_ma"] <= 1500
 
 

@@ -70,7 +70,9 @@ def test_schematic_netlist_is_the_circuit(circuit, sch_nets):
 def test_led_chains_run_in_the_firmware_order(board, sch_nets):
     # walk each chain through the schematic: LDATAc -> DIN, DOUT -> next DIN ...
     nets = _by_net(sch_nets)
-    for c, (start, count) in enumerate(zip(board.led_chain_start, board.led_chains, strict=True)):
+    for c, (start, count) in enumerate(
+        zip(board.wiring.led_chain_start, board.wiring.led_chains, strict=True)
+    ):
         order = []
         net = "LDATA%d" % c
         while True:
@@ -90,9 +92,9 @@ def test_sensor_chain_reads_the_bits_of_board_json(board, sch_nets):
     # MISO <- 74LVC1G125 <- QH of U0; SER of Uk <- QH of Uk+1; bit 8k+i on input HGFEDCBA[i]
     assert sch_nets[("U102", "2")] == sch_nets[("U0", "9")] == "QH0"
     assert sch_nets[("U102", "4")] == "MISO"
-    pico_pin = hc.PICO_PIN[board.pins["sensor_miso"]]
+    pico_pin = hc.PICO_PIN[board.wiring.pins["sensor_miso"]]
     assert sch_nets[("M1", str(pico_pin))] == "MISO"
-    for k in range(board.sensor_chips - 1):
+    for k in range(board.wiring.sensor_chips - 1):
         assert sch_nets[("U%d" % k, "10")] == sch_nets[("U%d" % (k + 1), "9")]
     hole_of_bit = {}
     for _, kind, s, i, _, _, bit in lit_holes(board):
@@ -104,7 +106,7 @@ def test_sensor_chain_reads_the_bits_of_board_json(board, sch_nets):
         assert net == "S%d" % bit == sch_nets[("H%d" % bit, "2")], where
         seen += 1
     assert seen == 367
-    for bit, level in board.sensor_fixed:
+    for bit, level in board.wiring.sensor_fixed:
         assert sch_nets[("U%d" % (bit // 8), SR_BIT_PIN[bit % 8])] == ("+5V_SW" if level else "GND")
 
 

@@ -49,5 +49,5 @@ def test_the_picos_byte_buffers_are_the_reference_boards():
     from hal.lines import MAX_LINE
 
     b = boardfile.load(os.path.join(ROOT, "hardware", "board.json"))
-    frame = b.display["width"] * b.display["height"] // 8
+    frame = b.wiring.display["width"] * b.wiring.display["height"] // 8
     assert frame + 4 * b.led_count + MAX_LINE + 2 == launcher.PICO_BUFFERS

@@ -34,10 +34,10 @@ def test_the_pico_hal_works_without_its_set_up_code():
             delattr(hal_rp2, name)  # as start.py does: each of them is there to drop
         # what the running board calls: keys, sensors, LEDs, display, link, clock, log, heap
         i = b.key_names.index("OK")
-        ncols = len(b.key_cols)
+        ncols = len(b.wiring.key_cols)
         m.matrix.down = {(i // ncols, i % ncols)}
         assert hal.keys.scan() == 1 << i
-        buf = bytearray(b.sensor_chips)
+        buf = bytearray(b.wiring.sensor_chips)
         hal.sensors.readinto(buf)
         hal.leds.write(bytearray(3 * b.led_count))
         hal.display.fill(0)
@@ -75,27 +75,25 @@ def _dropped_setup():
         for n in main.body
         if isinstance(n, ast.Delete)
         for t in n.targets
-        if isinstance(t, ast.Attribute) and t.attr != "__init__"
+        if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Attribute)  # app.<module>.<function>
     ]
     return classes, functions
 
 
-def _visit(node, where, rel, found):
+def _visit(node, where, rel, key, found):
     for child in ast.iter_child_nodes(node):
         inner = where
         if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             inner = where + [child.name]
-        if isinstance(child, ast.Call):
-            f = child.func
-            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-            if name in found:
-                found[name].append("%s:%s" % (rel, ".".join(inner)))
-        _visit(child, inner, rel, found)
+        name = key(child)
+        if name in found:
+            found[name].append("%s:%s" % (rel, ".".join(inner)))
+        _visit(child, inner, rel, key, found)
 
 
-def _calls(names):
-    """{name: [where it is called: "file:Class.function"]} over the firmware's and the simulator's sources
-    (firmware files by their path in firmware/, the simulator's as sim/...)."""
+def _uses(names, key):
+    """{name: [where key(node) is that name: "file:Class.function"]} over the firmware's and the
+    simulator's sources (firmware files by their path in firmware/, the simulator's as sim/...)."""
     found = {name: [] for name in names}
     for top in ("firmware", "sim"):
         for folder, _dirs, files in os.walk(os.path.join(ROOT, top)):
@@ -105,8 +103,19 @@ def _calls(names):
                     with open(path) as f:
                         tree = ast.parse(f.read())
                     rel = os.path.relpath(path, os.path.join(ROOT, "firmware") if top == "firmware" else ROOT)
-                    _visit(tree, [], rel, found)
+                    _visit(tree, [], rel, key, found)
     return found
+
+
+def _called(node):
+    if isinstance(node, ast.Call):
+        f = node.func
+        return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+    return ""
+
+
+def _calls(names):
+    return _uses(names, _called)
 
 
 def test_what_start_drops_after_the_set_up_only_the_set_up_calls():
@@ -138,3 +147,82 @@ def test_the_pico_lights_the_pegs_before_it_loads_the_app():
         ):
             lines["app"] = node.lineno
     assert lines["lit"] < lines["dropped"] < lines["app"], lines
+
+
+# The board's wiring (boarddef.Wiring: pins, buses, chains, the tied sensor inputs, the power figures) is
+# read by the set-up alone, and start.py drops it once the HAL and the App are made: a Board has no such
+# field from then on, so a reader after boot fails at once (AttributeError), as it never did when the
+# fields were emptied and read back as {} or [].
+WIRING_READERS = (
+    "start.py:main",  # hands it over, then drops it
+    "hal/rp2.py:make",
+    "hal/rp2.py:make_leds",
+    "board/firstlight.py:show",
+    "board/app.py:App.__init__",
+    "board/sensors.py:from_board",  # called by App.__init__, and dropped with it
+    "board/power.py:budget",  # the maker's power budget (hardware/tools), never on a board
+    "sim/parts.py:SimSensors.__init__",  # sim.hal.make's
+)
+BOARD_FILES = ("board/boarddef.py", "board/boardfile.py", "board/boardcache.py")  # make and fill it
+
+
+def test_only_the_set_up_reads_the_boards_wiring():
+    where = _uses(["wiring"], lambda n: n.attr if isinstance(n, ast.Attribute) else "")["wiring"]
+    stray = [w for w in where if w not in WIRING_READERS and not w.startswith(BOARD_FILES)]
+    assert "hal/rp2.py:make" in where and stray == [], stray
+
+
+def test_start_drops_the_wiring_once_the_app_is_made():
+    with open(os.path.join(ROOT, "firmware", "start.py")) as f:
+        tree = ast.parse(f.read())
+    main = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "main")
+    lines = {}
+    for node in ast.walk(main):
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "App":
+            lines["app"] = node.lineno
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "run":
+            lines["run"] = node.lineno
+        elif isinstance(node, ast.Delete) and [getattr(t, "attr", "") for t in node.targets] == ["wiring"]:
+            lines["dropped"] = node.lineno
+    assert lines["app"] < lines["dropped"] < lines["run"], lines
+
+
+def test_a_board_without_its_wiring_says_so_and_plays_on():
+    # Before: start.py emptied the fields (pins, display, led_pins, ...): read after boot they were {}
+    # and [] with no error. Now the board, its wiring dropped as start.py drops it, has no such field.
+    from fakehal import FakeHal, remove_tree
+
+    from board import app, boardfile
+
+    b = boardfile.load(os.path.join(ROOT, "hardware", "board.json"), layout=False)
+    hal = FakeHal(b)
+    try:
+        running = app.App(hal, b)
+        b.wiring = None
+        del b.wiring
+        for name in (
+            "wiring",
+            "pins",
+            "display",
+            "led_pins",
+            "led_chains",
+            "key_rows",
+            "sensor_fixed",
+            "power",
+        ):
+            try:
+                getattr(b, name)
+                raise AssertionError("the board still has %s after boot" % name)
+            except AttributeError:
+                pass
+        for _ in range(4):
+            hal.advance(5)
+            running.step(hal.now)
+        running.book.apply({"t": "dealer", "p": 0})
+        running.book.new_match(running.match.setup)
+        hal.advance(5)
+        running.step(hal.now)
+        assert running.match.dealer_side is None and hal.leds.writes and hal.display.shows
+        running.journal.close()
+    finally:
+        remove_tree(hal.storage_dir)

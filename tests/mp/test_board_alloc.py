@@ -20,7 +20,7 @@ def _locked(fn):
 
 def test_render_every_frame_without_allocating():
     b = reference()
-    r = render.Render(b, Limiter(b.power, b.led_count))
+    r = render.Render(b, Limiter(b.wiring.power, b.led_count))
     v = r.view
     r.update(T0)  # first draw makes the brightness colours
 
@@ -50,7 +50,7 @@ def test_key_and_sensor_scan_without_allocating():
     keys = Keys(20, ring)
     sens = sensors.from_board(b, ring)
     raw = bytearray(b.sensor_bits // 8)
-    for bit, level in b.sensor_fixed:
+    for bit, level in b.wiring.sensor_fixed:
         if not level:  # active-low: the HAL hands a tied-to-GND input over as a set bit
             raw[bit // 8] |= 0x80 >> (bit % 8)
     keys.update(0, T0)

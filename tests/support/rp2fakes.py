@@ -296,8 +296,8 @@ def reference_hal(storage="/tmp"):
     hal_rp2.time = clock
     hal_module("ws2812").time = clock
     b = board_fixture.reference()
-    m.chain = Chain74HC165(b.sensor_bits, b.pins["sensor_latch"])
-    m.matrix = KeyMatrixWiring(m, b.key_rows, b.key_cols)
+    m.chain = Chain74HC165(b.sensor_bits, b.wiring.pins["sensor_latch"])
+    m.matrix = KeyMatrixWiring(m, b.wiring.key_rows, b.wiring.key_cols)
     return hal_rp2.make(b, {"storage_dir": storage}), m, r, o, b, hal_rp2
 
 

@@ -81,7 +81,7 @@ class Scenario:
         raw = self.hal.sensors.raw
         for i in range(len(raw)):
             raw[i] = 0
-        for bit, level in self.board.sensor_fixed:
+        for bit, level in self.board.wiring.sensor_fixed:
             if level ^ (1 if self.board.sensor_active_low else 0):
                 raw[bit // 8] |= 0x80 >> (bit % 8)
 
