@@ -1,5 +1,5 @@
 # Advice bench: time to rank every discard (MicroPython unix, CPython), the tables' heap, the table build.
-"""Goal (issue 14): key press to first advice screen at most 0.3 s on a Pico. The unix figure is
+"""Goal: key press to first advice screen at most 0.3 s on a Pico. The unix figure is
 scaled by the team's agreed ratio (bench_scoring.PICO_FACTOR) until the emulated Pico measures it.
 The table build is timed at a tenth of its deals (`make crib-tables` runs the full one).
 """

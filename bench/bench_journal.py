@@ -93,7 +93,7 @@ def report(r):
         )
     if "replay_allocated_bytes" in r:
         # The 4 MB heap here never collects during the replay; a Pico's ~200 KB heap collects a few
-        # times (a collection of the board's heap is ~40 us on this port): not in the figure above.
+        # times (a short pause each): not in the figure above.
         out.append(
             "  heap allocated by the boot replay: %.0f bytes a record (garbage for the collector; this"
             " port's heap never collects during the bench, a Pico's does a few times, not counted)"

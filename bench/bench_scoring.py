@@ -1,6 +1,6 @@
 # Scoring bench: hands a second on CPython and MicroPython, the fast and itemised paths against the
 # reference scorer and PyPI's cribbage-scorer, all measured in this one run; the core's heap on MicroPython.
-"""Hands are the same on both interpreters (an LCG in mp_scoring.deal). Goals (issue 2):
+"""Hands are the same on both interpreters (an LCG in mp_scoring.deal). Goals:
 - MicroPython unix, total-only path: at least 400,000 hands a second (Pico estimate x150: 0.4 ms);
 - CPython, total-only path: at least 10x cribbage-scorer.
 Every path must also give the same totals as the reference scorer on the sample (checked here).

@@ -1,4 +1,4 @@
-# `make bench-device`: issue 15's figures in device time on the emulated Pico, beside the unix port's.
+# `make bench-device`: the board's boot, heap, sync and frame figures in device time on the emulated Pico.
 """Deploys the firmware (tools/deploy.py) to the emulated Pico (../shared/rp2emu, tools/emupico.py) once,
 keeps its littlefs, and boots copies of it:
 
@@ -323,14 +323,14 @@ def main(argv):
     lit6, up6, rep6, heap6 = boot(img600, "boot-600c")
     litw, upw, repw, _heapw = boot(img600w, "boot-600")  # no checkpoint (a new firmware's first boot)
     litr, upr, rep_r = boot_reset(img600w, "boot-600-reset")  # and the boot after it, a chip reset later
-    # the same with discard advice on (issue 14: the setting, read at boot; its code and tables from boot)
+    # the same with discard advice on (the setting, read at boot)
     img600a = emupico.with_files(
         img600, os.path.join(WORK, "j600a.img"), {"data/settings.json": b'{"v": 1, "advice": true}'}
     )
     advice_boot = []
     try:
         lita, _upa, _repa, heapa = boot(img600a, "boot-600-advice", 120)
-    except RuntimeError as e:  # it did not boot (before issue 14's fix: ImportError: board.advising)
+    except RuntimeError as e:  # it did not boot: its console's last lines say why
         lita, heapa = 0, None
         advice_boot = str(e).strip().splitlines()[-3:]
     code = on_pico(image)

@@ -99,7 +99,7 @@ def bench_shows(out):
 
 
 def bench_advice(b, out):
-    """Discard advice (issue 14) from the OK that ends the keying to the first ranked page on the glass:
+    """Discard advice from the OK that ends the keying to the first ranked page on the glass:
     the ranking (Advising.rank_cards), the page's rows (Advising.lines) and, on the Pico, the display's
     drawing and its I2C transfer (hal.rp2.Display over micropython-lib's SSD1306 driver, the emulated one)."""
     from board import deal, display  # noqa: F401 (loaded at boot: not the advice's own load)

@@ -22,7 +22,7 @@ ORDER = ""
 MENU = ""
 ADVICE = ""
 # Sized once: a list grown on the way moved its old items to a new block, and that block counted in
-# whichever part came next (the Pico HAL's row, 9,984 -> 10,560 bytes here, when a row fewer came before).
+# whichever part came next.
 parts = [None] * 64
 _n = [0]
 _last = [0]
@@ -124,7 +124,7 @@ def main():
         import rp2fakes
 
         # Imported twice, measured the second time: the first interns its names (and the fakes'), which
-        # here crossed into a new name pool (14 KB) the firmware's own names do not need.
+        # may cross into a new name pool the firmware's own names do not need.
         keep = []
         for _ in range(2):
             keep += [sys.modules.get("hal.rp2"), sys.modules.get("hal.ws2812")]  # the first, kept

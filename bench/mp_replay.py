@@ -57,8 +57,8 @@ def _best(fn, runs=5):
 
 def _lines(n):
     """The journal lines of an n-event match. The events first, then a collection, then the lines: made
-    in one pass, the match's garbage spread the kept events over the whole heap and the lines' list
-    found no 8 KB hole in 2 MB."""
+    in one pass, the match's garbage spreads the kept events over the whole heap and the lines' list
+    finds no hole its size."""
     lines = match_events(fmt="acc", games=99, max_events=n)
     gc.collect()
     lines = [to_line(ev) for ev in lines]
