@@ -20,7 +20,7 @@ class FileBlockDevice:
         except OSError:
             self._f = open(path, "w+b")  # noqa: SIM115
             # Erased flash reads as ones. Written 256 bytes at a time: the sim makes its flash after the
-            # firmware's code is loaded, and a block-sized row (4 KB) found no room in a 96 KB run.
+            # firmware's code is loaded, in a heap that may have no hole a block's size.
             row = b"\xff" * 256
             for _ in range(blocks * block_size // 256):
                 self._f.write(row)

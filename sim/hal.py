@@ -187,8 +187,8 @@ class SimHal:
             "sim: unix heap %d KB for the firmware%s, flash %s, %s"
             % (self.heap_size() // 1024, self._code_note(), self.image, what)
         )
-        # The sim's own start-up garbage goes now, before the firmware builds its state around it
-        # (a heap left fragmented here once failed a 1.3 KB import with 100 KB free).
+        # The sim's own start-up garbage goes now, before the firmware builds its state around it: a
+        # heap left fragmented here refuses the firmware's imports with most of it free.
         gc.collect()
 
     # ---- the HAL contract -------------------------------------------------------------------
@@ -405,7 +405,7 @@ class SimHal:
 
 def _qstr_pools():
     """Print MicroPython's interned-string count ("qstr pool: n_pool=6, n_qstr=1224, ..."): a pool
-    added after boot is one block of up to 14 KB here asked for mid-game (docs/memory.md)."""
+    added after boot is one big block asked for mid-game (docs/memory.md, [name budget])."""
     import micropython
 
     micropython.qstr_info()

@@ -11,7 +11,7 @@
 # --heap is the Pico's free heap (default 200k, a stock Pico's). This unix port is 64-bit: pointers
 # and GC blocks are twice the Pico's, so the same objects take more room. HEAP_RATIO is that
 # growth measured for this firmware (the same modules loaded and an App built and stepped on the
-# 32-bit WebAssembly port and on this one: 117.7 KB vs 167.2 KB = 1.42); the unix heap is the Pico
+# 32-bit WebAssembly port and on this one, the ratio of the two heaps held); the unix heap is the Pico
 # heap times it. A run that fits is evidence, not proof, that a Pico with that heap runs it.
 #
 # One flash is one board: the launcher locks <data>/.lock (flock, kept across execv by the sim) and
@@ -26,11 +26,11 @@ DEFAULT_HEAP = "200k"
 CODES = ("rom", "ram")
 DEFAULT_CODE = "rom"
 # Beside the image, what the ROM boot (sim/boot.py: its own code, the mount) holds from the
-# unix heap before the firmware starts (measured: 1.9 KB); the sim logs the heap it hands over.
+# unix heap before the firmware starts (measured, rounded up); the sim logs the heap it hands over.
 ROM_OVERHEAD = 2 * 1024
 # A --script run holds the script reader and runner (sim/script.py, sim/run.py), which no Pico has:
-# they get this much unix heap on top, as the drawing does (measured: 5.5 KB with the code in ROM,
-# 11 KB in RAM; the sim logs what they took and counts only the rest as the firmware's).
+# they get this much unix heap on top, as the drawing does (measured; the sim logs what they took and
+# counts only the rest as the firmware's).
 SCRIPT_HEAP = {"rom": 5 * 1024, "ram": 10 * 1024}
 # The sim's own HAL (sim/'s modules and the objects SimHal makes) stands in for the Pico's HAL (hal.rp2,
 # hal.ws2812 and what hal.rp2.make holds: the ssd1306 driver loaded into RAM from lib/, its frame, the LED
@@ -38,7 +38,7 @@ SCRIPT_HEAP = {"rom": 5 * 1024, "ram": 10 * 1024}
 # would take inside it (--hal: the difference, less than 0 when the Pico's HAL is the bigger), so that the
 # firmware has the Pico's heap less the Pico's HAL, as on a Pico. Measured by bench/heapmap.py (kept true
 # by tests/host/test_heapmap.py), in this port's bytes: the sim's modules and objects; the Pico's modules
-# loaded here on fakes of machine and rp2, and its objects as measured on the emulated Pico (7,584 bytes):
+# loaded here on fakes of machine and rp2, and its objects as measured on the emulated Pico:
 # their byte buffers are the same size here (PICO_BUFFERS: the display's frame, the LED chains' words
 # 4 x 397, the USB line buffer), the rest is objects, times HEAP_RATIO. With the code in ROM the display
 # driver's code is in the image (tools/deploy.py), not in the heap: DRIVER_CODE less (its row in
@@ -46,7 +46,7 @@ SCRIPT_HEAP = {"rom": 5 * 1024, "ram": 10 * 1024}
 SIM_HAL = {"rom": 14912, "ram": 24928}
 PICO_BUFFERS = 1024 + 4 * 397 + 1026
 PICO_OBJECTS = int((7584 - PICO_BUFFERS) * HEAP_RATIO) + PICO_BUFFERS
-DRIVER_CODE = 1280  # measured 1,024 to 1,632 bytes here: the driver's names land in the pools differently
+DRIVER_CODE = 1280  # a middle value: the driver's names land in the pools differently run to run
 PICO_HAL = {"rom": 5824 + PICO_OBJECTS - DRIVER_CODE, "ram": 9760 + PICO_OBJECTS}
 # The GC's own tables take about 1/80 of what -X heapsize gives (290816 bytes -> 287360 usable):
 # the heap grown for the image grows them too.

@@ -13,7 +13,7 @@
 #
 # The modules go one of two ways (docs/memory.md). A board whose MicroPython has a ROM partition
 # (vfs.rom_ioctl(1) > 0 and room for the image) gets them as one ROMFS image (`mpremote romfs
-# deploy`): the bytecode then runs from flash and the heap keeps ~90 KB more on a Pico; the old .mpy
+# deploy`): the bytecode then runs from flash, not from the heap; the old .mpy
 # copies on littlefs are deleted (they would shadow it). Any other board (a stock Pico build has no
 # ROM partition) gets the .mpy files on littlefs, loaded into the heap at boot. A MicroPython built with
 # the modules frozen in (firmware/manifest.py) gets only main.py and the board files.
