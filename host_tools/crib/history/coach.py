@@ -1,4 +1,4 @@
-# The coach (issue 14): each discard from cards keyed on the board, against the best by the core's advice.
+# The coach: each discard from cards keyed on the board, against the best by the core's advice.
 from crib.advise import advice
 from cribbage.cards import format_cards
 

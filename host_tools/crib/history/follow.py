@@ -56,7 +56,7 @@ def _follow(client, con, say, until, clock):
     start = db.next_seq(con, board)
     client.subscribe(start=start)
     acked = client.hello.get("acked")
-    can_ack = isinstance(acked, int) and not isinstance(acked, bool)  # a board with ack (issue 9)
+    can_ack = isinstance(acked, int) and not isinstance(acked, bool)  # a board whose firmware acknowledges
     # Every seq up to held is stored: the sync before (or the board holds none below its first), then
     # pushes without a gap.
     held = max(start, client.hello.get("first") or 0) - 1

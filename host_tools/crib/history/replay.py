@@ -150,7 +150,7 @@ def replay_match(board, match_no, items):
 
 
 def _coach(m, ev, dealt, discards):
-    """The coach (issue 14): the cards a player keyed for advice, then their hand at the show: the
+    """The coach: the cards a player keyed for advice, then their hand at the show: the
     discard between them, against the best. (Partners: a side has two hands, no discard is known.)
     -> (key, what dealt held there before, the discard added or None) for _uncoach, or None."""
     t = ev.get("t")

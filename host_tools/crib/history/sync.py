@@ -114,7 +114,7 @@ def _sync(client, con, hello, report, progress, page):
         for reply in _pages(client, again_from, page, hello["next"], to=read_from):
             _store(con, board, reply["events"], report)
     acked = hello.get("acked")
-    if isinstance(acked, int) and not isinstance(acked, bool):  # a board with ack and aside (issue 9)
+    if isinstance(acked, int) and not isinstance(acked, bool):  # a firmware with ack and set-aside files
         _fetch_aside(client, con, board, report)
         top = hello["next"] - 1  # every seq to there is stored (_check_complete), by this try or the last
         if acked < top and db.next_seq(con, board) > top:
