@@ -406,7 +406,7 @@ def _show(m, ev, trusted, dry):
         raise CribError(why)
     _against_play(m, cards, kind)
     # Counted again even from the journal (its own shows are taken by journaled(), uncounted), by the
-    # itemised count the board already holds: the fast total's 6.5 KB table comes only with the advice.
+    # itemised count the board already holds: the fast total's table comes only with the advice.
     counted = score_show(cards, m.starter, kind == "crib", m.five).total
     n = ev.get("n")
     if n is not None and n != counted:

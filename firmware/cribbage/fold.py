@@ -35,8 +35,8 @@ class Fold:
     """Match state (read by the board) and `_do`, which applies one record already checked."""
 
     def __init__(self, setup):
-        # [map rule] docs/memory.md: one name more than the match needs, so that its 47 fit in a
-        # map of 59 slots, not a full one of 47 (every method looked up on the match scans it).
+        # [map rule] docs/memory.md: one name more than the match needs, so that its map of names is
+        # never full (every method looked up on the match would scan a full one).
         self._room = None
         self.setup = s = setup
         self.form = s["form"]
@@ -111,7 +111,7 @@ class Fold:
 
     def _checkpoint(self, game_start, end):
         # end: where the record just applied ends in the log (the log runs on when refolding).
-        # The state is packed into bytes: a match keeps one a game and the last deals', ~100 bytes each. They
+        # The state is packed into bytes: a match keeps one a game and the last deals'. They
         # are written in place, in the order _restore reads them (a list built up piece by piece
         # made a dozen temporary lists at every deal).
         cps = self._cps
@@ -121,7 +121,7 @@ class Fold:
                 cps.pop()
         elif len(cps) > _DEALS_KEPT and not cps[-_DEALS_KEPT][2]:
             # Only the last deals' (the refold makes them again): an undo further back refolds from
-            # the game's start, and a game's end keeps ~1 KB less on the heap.
+            # the game's start, and a long game keeps no checkpoint a deal on the heap.
             del cps[-_DEALS_KEPT]
         sides = self.sides
         places = self.places

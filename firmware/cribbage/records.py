@@ -17,7 +17,7 @@ END = const(12)
 # name, side, length, the name's ASCII bytes (a side renamed). Private, so no module global: one
 # interned name less ([name budget] docs/memory.md); checks.py and fold.py get copies (gen_records).
 _NAME = const(13)
-# advice, player, count, the cards dealt to the player, keyed for discard advice (the coach, issue 14)
+# advice, player, count, the cards dealt to the player, keyed for discard advice (crib's coach)
 _ADVICE = const(14)
 NONE = const(255)
 
@@ -102,7 +102,8 @@ class Log:
     def ready(self):
         """Take the next chunk now, if none is waiting: the app calls this at its calm points (after
         a collection), so that a record never needs a new 256-byte block in the middle of a commit,
-        when the heap also holds the commit's own garbage (a 96 KB run failed there)."""
+        when the heap also holds the commit's own garbage (docs/memory.md, "Take long-lived room at
+        calm points")."""
         if self.spare is None:
             self.spare = bytearray(_MASK + 1)
 

@@ -1,6 +1,6 @@
 # The fast show total: a rank table and one int a card, for the discard advice's bulk use and `crib score`.
 # Not imported by the game: the board checks a player's show with cribbage.show's itemised count, so
-# the 6.5 KB table comes onto a Pico's heap with the advice, when it is first asked for (docs/memory.md).
+# its table comes onto a Pico's heap with the advice, when it is first asked for (docs/memory.md).
 from cribbage import const
 from cribbage.cards import JACK
 from cribbage.show import _check, score_show
