@@ -136,7 +136,8 @@ def sync_figures(image, lines, name):
     if os.path.exists(dbpath):
         os.remove(dbpath)
     with emupico.Pico(WORK, name, load_fs=img) as pico:
-        pico.first_lit(timeout=3600)
+        # The first light comes before the app's boot: the link answers once the app says its heap.
+        pico.stamped("heap:", timeout=3600)
         n, dev, wall = timed_sync(pico, dbpath)
         pico.quit()
     if n != len(lines):
