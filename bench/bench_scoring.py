@@ -13,28 +13,21 @@ import sys
 import tempfile
 import time
 
+from bench.mp_scoring import deal
+from cribbage.show import score_show
+from cribbage.showtotal import show_total
+from tools import unixport
+from verify import reference_scorer
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 FIRMWARE = os.path.join(ROOT, "firmware")
-sys.path[:0] = [ROOT, FIRMWARE]
-sys.path.insert(0, HERE)
-
-from mp_scoring import deal  # noqa: E402
-
-from cribbage.show import score_show  # noqa: E402
-from cribbage.showtotal import show_total  # noqa: E402
-from verify import reference_scorer  # noqa: E402
 
 PICO_FACTOR = 150  # MicroPython unix on this machine -> RP2040 at 125 MHz (the team's agreed ratio)
 MP_GOAL = 400_000
 SCORER_RATIO_GOAL = 10
 N_FAST, N_SLOW = 200_000, 4_000
 CORE_MODULES = ("__init__", "cards", "errors", "show", "showtotal", "showtables", "play")
-
-
-def _micropython():
-    local = os.path.join(ROOT, ".venv", "bin", "micropython")
-    return local if os.path.exists(local) else "micropython"
 
 
 def _mpy_cross():
@@ -98,11 +91,12 @@ def cpython_rates():
 def micropython_figures(firmware_dir):
     script = os.path.join(HERE, "mp_scoring.py")
     done = subprocess.run(
-        [_micropython(), "-X", "heapsize=4m", script, firmware_dir],
+        [unixport.MICROPYTHON, "-X", "heapsize=4m", script],
         capture_output=True,
         text=True,
         check=True,
         cwd=ROOT,
+        env=unixport.env(firmware_dir, ROOT),  # ROOT: verify/, the reference scorer
     )
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -130,7 +124,7 @@ def report(cp, mp, mpy):
     row("fast total (show_total), hand", cp["fast"], mp["fast_hand"])
     row("fast total, crib", None, mp["fast_crib"])
     row("itemised (score_show)", cp["itemised"], mp["itemised"])
-    row("reference scorer (bench/)", cp["reference"], mp["reference"])
+    row("reference scorer (verify/)", cp["reference"], mp["reference"])
     if cp["scorer"]:
         row("cribbage-scorer 0.2.5 (PyPI)", cp["scorer"], None)
     out.append("  ratios, same run:")

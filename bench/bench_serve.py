@@ -1,5 +1,5 @@
 # Serve bench: `crib serve` holding a room of open pages, and a slow-header attack, on 127.0.0.1 only.
-"""Usage: python bench/bench_serve.py [--tree DIR] [--pages N] [--slow N]
+"""Usage: python -m bench.bench_serve [--tree DIR] [--pages N] [--slow N]
 
 A club night of 8 boards (16 players, 3 games each, every game played) in a SQLite history; the
 server is a `crib serve` process (the code of --tree, default this checkout, so the same bench runs
@@ -28,15 +28,12 @@ import sys
 import tempfile
 import time
 
-_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for _p in ("", "firmware", "host_tools", "bench"):
-    if os.path.join(_ROOT, _p) not in sys.path:
-        sys.path.insert(0, os.path.join(_ROOT, _p))
+from crib import club
+from crib.history import replay
+from crib.store import clubdb, db
+from sim.matchgen import MatchPlayer
 
-from crib import club  # noqa: E402
-from crib.history import replay  # noqa: E402
-from crib.store import clubdb, db  # noqa: E402
-from sim.matchgen import MatchPlayer  # noqa: E402
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 HOST = "127.0.0.1"
 BOARDS = 8

@@ -9,22 +9,16 @@ crib on a board starts one). One run each; the wall time includes the hub's star
 
 import os
 import random
-import sys
 import tempfile
 import time
 
-_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for _p in ("", "firmware", "host_tools", "tests/support", "bench"):
-    if os.path.join(_ROOT, _p) not in sys.path:
-        sys.path.insert(0, os.path.join(_ROOT, _p))
+from boards import LinkServer, write_journal
 
-from boards import LinkServer, write_journal  # noqa: E402
-
-from crib.history.sync import sync  # noqa: E402
-from crib.link import ports, share  # noqa: E402
-from crib.link.client import LinkClient  # noqa: E402
-from crib.store import db  # noqa: E402
-from sim.matchgen import history  # noqa: E402
+from crib.history.sync import sync
+from crib.link import ports, share
+from crib.link.client import LinkClient
+from crib.store import db
+from sim.matchgen import history
 
 GAMES = 100
 

@@ -17,23 +17,17 @@ The USB estimate takes the slower of two limits:
 import os
 import pathlib
 import random
-import sys
 import tempfile
 import time
 
-_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for _p in ("", "firmware", "host_tools", "tests/support", "bench"):
-    if os.path.join(_ROOT, _p) not in sys.path:
-        sys.path.insert(0, os.path.join(_ROOT, _p))
+from boards import LinkServer, Sim, write_journal
+from simmatch import flash_with_match
 
-from boards import LinkServer, Sim, write_journal  # noqa: E402
-from simmatch import flash_with_match  # noqa: E402
-
-from crib.history.sync import sync  # noqa: E402
-from crib.link import ports  # noqa: E402
-from crib.link.client import LinkClient  # noqa: E402
-from crib.store import db  # noqa: E402
-from sim.matchgen import history  # noqa: E402
+from crib.history.sync import sync
+from crib.link import ports
+from crib.link.client import LinkClient
+from crib.store import db
+from sim.matchgen import history
 
 GAMES = 100
 PICO_FACTOR = 150

@@ -12,7 +12,7 @@ and the sync as the command runs it timed from inside that process (connect, syn
   the emulated Pico's sync rate (RATE) and cuts the connection CUT s after it opened. Each round: the
   events gained and whether that sync reached its end. Goal: a sync gets to the end.
 
-    python bench/bench_sync_resume.py [--code DIR]   (DIR: another checkout's tree, e.g. main's, whose
+    python -m bench.bench_sync_resume [--code DIR]   (DIR: another checkout's tree, e.g. main's, whose
                                                       crib and board firmware are measured instead)
 """
 
@@ -26,20 +26,14 @@ import tempfile
 import threading
 import time
 
-_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for _p in ("", "firmware", "host_tools", "tests/support", "bench"):
-    if os.path.join(_ROOT, _p) not in sys.path:
-        sys.path.insert(0, os.path.join(_ROOT, _p))
+from boards import MICROPYTHON, ROOT, SERVER, free_port, server_env, write_journal
 
-from boards import MICROPYTHON, free_port, write_journal  # noqa: E402
-
-from sim.matchgen import history  # noqa: E402
+from sim.matchgen import history
 
 GAMES = 60
 RATE = 165_000  # bytes/s: the emulated Pico's records stream before it was sped up (docs/protocol.md)
 CUT = 2.0  # seconds a connection lasts
 ROUNDS = 8
-SERVER = os.path.join(_ROOT, "sim", "linkserver.py")
 
 
 class Board:
@@ -52,12 +46,13 @@ class Board:
                 MICROPYTHON,
                 "-X",
                 "heapsize=4m",
-                SERVER,
+                *SERVER,
                 journal,
                 str(self.port),
                 "900",
-                os.path.join(code, "firmware"),
             ],
+            cwd=ROOT,
+            env=server_env(os.path.join(code, "firmware")),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
@@ -235,7 +230,7 @@ def cut_link(code, tmp, events, dbpath):
 
 
 def main(argv):
-    code = _ROOT
+    code = ROOT
     if argv[:1] == ["--code"]:
         code = os.path.abspath(argv[1])
     import pgserver

@@ -19,9 +19,9 @@ Unix-port figures come from the same code on .venv/bin/micropython (bench/mp_dev
 bench's server; ratio = Pico / unix. Device time is the emulator's estimate at 125 MHz (optimistic: no
 XIP cache misses; see ../shared/rp2emu/README.md).
 
-    python bench/device.py [--games N]   (N games in the sync history, default 100: ~5 s of device time,
+    python -m bench.device [--games N]   (N games in the sync history, default 100: ~5 s of device time,
                                           a few minutes of wall time, most of it the emulated boot)
-    python bench/device.py --only sync|frame|boot [--games N]   (the sync, the LED frame or the boots: for
+    python -m bench.device --only sync|frame|boot [--games N]   (the sync, the LED frame or the boots: for
                                           measuring one change before and after, minutes not tens)
 """
 
@@ -33,19 +33,17 @@ import sys
 import tempfile
 import time
 
+from match_script import match_events
+
+from board.commit import _EVERY
+from cribbage import events
+from sim.matchgen import history
+from tools import emupico, unixport
+
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for _p in ("", "firmware", "host_tools", "tests/support", "bench"):
-    if os.path.join(_ROOT, _p) not in sys.path:
-        sys.path.insert(0, os.path.join(_ROOT, _p))
-
-from match_script import match_events  # noqa: E402
-
-from board.commit import _EVERY  # noqa: E402
-from cribbage import events  # noqa: E402
-from sim.matchgen import history  # noqa: E402
-from tools import emupico  # noqa: E402
 
 WORK = os.path.join(_ROOT, "build", "device-bench")
+DEPLOYED = os.path.join(_ROOT, "build", "deploy", "armv6m")  # the .mpy files the deploy compiled
 FULL_EVENTS = 18000
 GOALS = {
     "boot600": 1000.0,
@@ -202,10 +200,11 @@ def on_pico(image):
 def on_unix(journal600):
     script = os.path.join(_ROOT, "bench", "mp_device.py")
     done = subprocess.run(
-        [emupico.MICROPYTHON, "-X", "heapsize=2m", script, journal600],
+        [unixport.MICROPYTHON, "-X", "heapsize=2m", script, journal600],
         capture_output=True,
         text=True,
         cwd=_ROOT,
+        env=unixport.env(DEPLOYED, unixport.FIRMWARE, unixport.SUPPORT),
     )
     if done.returncode:
         raise SystemExit("mp_device.py on unix failed:\n" + done.stdout + done.stderr)
@@ -214,8 +213,9 @@ def on_unix(journal600):
 
 def unix_sync(lines):
     """events/s of the link code on the unix port serving this journal (bench_sync's server)."""
-    from bench_sync import _timed_sync
     from boards import LinkServer
+
+    from bench.bench_sync import _timed_sync
 
     tmp = tempfile.mkdtemp(prefix="bench-device-")
     path = os.path.join(tmp, "journal.log")

@@ -1,5 +1,5 @@
 # Which functions allocate their frame on the heap at every call (MicroPython), read from mpy-cross output.
-"""Usage: python bench/frames.py [--all] FILE.py ...
+"""Usage: python -m bench.frames [--all] FILE.py ...
 
 MicroPython keeps a Python function's frame (its registers: arguments, locals and the deepest
 value stack it needs, plus 3 words for each nested try) on the C stack when it is 11 words or less

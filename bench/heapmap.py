@@ -1,7 +1,7 @@
 # Where the heap goes after boot, part by part (docs/memory.md's table): bench/mp_heapmap.py on the unix port,
 # code in RAM (.mpy loaded into the heap) and in ROM (a ROMFS image, as sim/launch.py runs it), with the
 # 600-event journal of bench/mp_journal.py; with --pico also on the emulated Pico (code in RAM, the bundle).
-"""python bench/heapmap.py [--pico]
+"""python -m bench.heapmap [--pico]
 
 Each row is what one part left held after a collection, in bytes of that heap: a module's code (its
 bytecode with the code in RAM), constants, functions and globals; then the board definition, the HAL,
@@ -18,16 +18,13 @@ import subprocess
 import sys
 import tempfile
 
+from match_script import match_events
+
+from board.commit import _EVERY
+from cribbage import events
+from tools import build, deploy, emupico
+
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for _p in ("", "firmware", "tests/support", "bench"):
-    if os.path.join(_ROOT, _p) not in sys.path:
-        sys.path.insert(0, os.path.join(_ROOT, _p))
-
-from match_script import match_events  # noqa: E402
-
-from board.commit import _EVERY  # noqa: E402
-from cribbage import events  # noqa: E402
-from tools import build, deploy, emupico  # noqa: E402
 
 WORK = os.path.join(_ROOT, "build", "heapmap")
 FIRMWARE = os.path.join(_ROOT, "firmware")

@@ -1,11 +1,8 @@
 # Discard advice speed and heap on MicroPython; bench_advice.py runs it and prints one JSON line.
-# Usage: micropython bench/mp_advice.py
+# Usage: MICROPYPATH=.frozen:firmware micropython bench/mp_advice.py
 import gc
 import json
-import sys
 import time
-
-sys.path.insert(0, sys.argv[1] if len(sys.argv) > 1 else "firmware")
 
 HANDS = {
     "six": bytes((17, 16, 19, 42, 15, 22)),  # 5H 5S 5C JD 4C 6D

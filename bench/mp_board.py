@@ -1,24 +1,18 @@
 # Board bench on the MicroPython unix port: frame render, key+sensor scan, key press to frame ready.
-# Run by bench/bench_board.py; prints one JSON object (the last line) for it to report.
+# Run by bench/bench_board.py (its path: firmware/, tests/support/); prints one JSON object (the last line).
 import gc
 import json
-import sys
 import time
 
 import vfs
+from board_fixture import reference
+from cutblockdev import CutBlockDev
+from fakehal import FakeHal
 
-_HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
-for _p in (_HERE + "/../firmware", _HERE + "/../tests/support"):
-    sys.path.append(_p)
-
-from board_fixture import reference  # noqa: E402
-from cutblockdev import CutBlockDev  # noqa: E402
-from fakehal import FakeHal  # noqa: E402
-
-from board import anims, app, edges, render, sensors  # noqa: E402
-from board.keys import Keys  # noqa: E402
-from board.power import Limiter  # noqa: E402
-from board.settings import Settings  # noqa: E402
+from board import anims, app, edges, render, sensors
+from board.keys import Keys
+from board.power import Limiter
+from board.settings import Settings
 
 RUNS = 5
 

@@ -1,24 +1,22 @@
 # Device bench, code part: one file for the emulated Pico (mpremote run) and the unix port.
 # Run by bench/device.py; prints one JSON object (the last line). On the Pico the firmware's modules are
-# on littlefs at /, here in firmware/; the LED hand-off (hal.ws2812, PIO + DMA) exists only on the Pico.
+# on littlefs at /; here device.py gives its path: the .mpy files make deploy compiled (bytecode-only
+# ones load on any port: from source the unix port would time its compiler too), then firmware/ and
+# tests/support/. The LED hand-off (hal.ws2812, PIO + DMA) exists only on the Pico.
 import gc
 import json
 import sys
 import time
 
+from board import boardcache, render
+from board.power import Limiter
+from cribbage.cards import parse_cards
+from cribbage.show import score_show
+from cribbage.showtotal import show_total
+
 PICO = sys.platform == "rp2"
 if not PICO:
     _here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
-    # the .mpy files make deploy compiled (bytecode-only ones load on any port), as the Pico imports
-    # them: from source the unix port would time its compiler too
-    sys.path.append(_here + "/../build/deploy/armv6m")
-    sys.path.append(_here + "/../firmware")
-
-from board import boardcache, render  # noqa: E402
-from board.power import Limiter  # noqa: E402
-from cribbage.cards import parse_cards  # noqa: E402
-from cribbage.show import score_show  # noqa: E402
-from cribbage.showtotal import show_total  # noqa: E402
 
 BOARD = "/board.json" if PICO else (_here + "/../build/deploy/armv6m/board.json")  # pyright: ignore
 
@@ -154,7 +152,6 @@ def bench_advice(b, out):
 def bench_boot_unix(journals, out):
     """The boot's share that is the board's own code, on the unix port: its imports (as start.main makes
     them) and App() replaying each journal on the fake HAL. The Pico's boot is timed by the emulator."""
-    sys.path.append(_here + "/../tests/support")  # pyright: ignore
     from fakehal import FakeHal, remove_tree
 
     t0 = time.ticks_us()

@@ -1,17 +1,11 @@
 # Journal bench on the MicroPython unix port: appends and replays on littlefs over a RAM flash like a Pico's.
-# Run by bench/bench_journal.py; prints one JSON object (the last line) for it to report.
+# Run by bench/bench_journal.py (its path: firmware/, tests/support/); prints one JSON object (the last line).
 import gc
 import json
 import os
-import sys
 import time
 
 import vfs
-
-_HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
-for _p in (_HERE + "/../firmware", _HERE + "/../tests/support"):
-    sys.path.append(_p)
-
 from cutblockdev import CutBlockDev  # noqa: E402
 
 from board.journal import Journal  # noqa: E402

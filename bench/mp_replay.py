@@ -1,32 +1,21 @@
 # MicroPython side of bench_replay: replay time and memory of a 600-event journal, and a small-heap run.
 """micropython bench/mp_replay.py [events]       timing and memory report, one "key value" a line
-micropython -X heapsize=64k bench/mp_replay.py heap PATH [MPY_DIR]
+micropython -X heapsize=64k bench/mp_replay.py heap PATH
     plays a three-game match live (journaling each line to PATH), then replays PATH line by line
     as the board does at boot; prints the peak heap in use. A MemoryError is the failure.
-    MPY_DIR: modules precompiled by mpy-cross (as deployed to the board), found first; compiling
-    the sources on the device itself would need more heap than running them.
+Its path (MICROPYPATH, bench_replay.py sets it): firmware/ and tests/support/, or for the heap run a
+folder of the modules precompiled by mpy-cross (as deployed to the board): compiling the sources on
+the device itself would need more heap than running them.
 """
 
 import gc
 import sys
 import time
 
+from match_script import match_events
 
-def _paths():
-    here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
-    for p in (here + "/../firmware", here + "/../tests/support", here):
-        if p not in sys.path:
-            sys.path.append(p)
-    if len(sys.argv) > 3 and sys.argv[1] == "heap":
-        sys.path.insert(0, sys.argv[3])
-
-
-_paths()
-
-from match_script import match_events  # noqa: E402
-
-from cribbage.events import from_line, to_line  # noqa: E402
-from cribbage.game import Match  # noqa: E402
+from cribbage.events import from_line, to_line
+from cribbage.game import Match
 
 
 def _us():

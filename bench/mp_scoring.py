@@ -1,8 +1,8 @@
 # Scoring speed and the core's heap on MicroPython; bench_scoring.py runs it and prints one JSON line.
-# Usage: micropython bench/mp_scoring.py [FIRMWARE_DIR]  (a folder of .mpy files measures those instead)
+# Usage: MICROPYPATH=.frozen:FIRMWARE_DIR:. micropython bench/mp_scoring.py   (FIRMWARE_DIR: firmware/,
+# or a folder of .mpy files to measure those instead; ".": the checkout, for verify/'s reference scorer)
 import gc
 import json
-import sys
 
 
 def deal(n, seed=12345):
@@ -64,8 +64,6 @@ def _rate(fn, args, n, repeat=3):
 
 
 def main():
-    here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
-    sys.path.insert(0, sys.argv[1] if len(sys.argv) > 1 else here + "/../firmware")
     gc.collect()
     before = gc.mem_free()
     import cribbage.show
@@ -81,7 +79,6 @@ def main():
     tables = len(showtables.RANK_POINTS) + len(showtables.DISPLACE)
     tables += len(cribbage.showtotal._HAND_FLUSH) + len(cribbage.showtotal._CRIB_FLUSH)
 
-    sys.path.append(here + "/..")
     from verify import reference_scorer
 
     n_fast, n_slow = 200000, 4000

@@ -1,5 +1,5 @@
 # `make bench`: run every bench/bench_*.py with this CPython, print each report, then a summary.
-"""Usage: python bench/run.py [NAME ...]   (NAME picks bench_NAME.py; default: all of them)
+"""Usage: python -m bench.run [NAME ...]   (NAME picks bench_NAME.py; default: all of them)
 
 Each bench prints its own report (and spawns MicroPython itself when it measures it), a missed goal
 as GOAL MISSED with its figures (exit 0). A bench that exits non-zero crashed: it is listed at the end
@@ -31,7 +31,7 @@ def main(argv):
     for name in benches(argv):
         print("=== %s" % name, flush=True)
         t0 = time.perf_counter()
-        code = subprocess.call([sys.executable, os.path.join(HERE, name)], cwd=ROOT)
+        code = subprocess.call([sys.executable, "-m", "bench." + name[:-3]], cwd=ROOT)
         results.append((name, code, time.perf_counter() - t0))
         print(flush=True)
     print("=== summary")

@@ -1,22 +1,18 @@
 # A board without keys or LEDs: a journal replayed into the core and served on the link's TCP socket.
-# micropython sim/linkserver.py JOURNAL PORT [SECONDS [FIRMWARE]]: prints "ready PORT" once listening.
-# The sync bench and the CLI tests use it to measure and exercise the link on the real interpreter
-# when the whole simulator is not needed. FIRMWARE: another tree's firmware folder (a bench's before).
+#   MICROPYPATH=.frozen:FIRMWARE micropython -m sim.linkserver JOURNAL PORT [SECONDS]
+# run in the checkout; prints "ready PORT NEXT_SEQ" once listening. FIRMWARE: firmware/, or another
+# tree's (a bench's before). The sync bench and the CLI tests use it (tests/support/boards.py) to measure
+# and exercise the link on the real interpreter when the whole simulator is not needed.
 import select
 import socket
 import sys
 import time
 
-if len(sys.argv) > 4:
-    sys.path.insert(0, sys.argv[4])
-else:
-    sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/firmware" if "/" in __file__ else "../firmware")
-
-from board.journal import Journal  # noqa: E402
-from board.link import Link  # noqa: E402
-from cribbage.events import from_line  # noqa: E402
-from cribbage.game import Match  # noqa: E402
-from hal.lines import LineBuffer  # noqa: E402
+from board.journal import Journal
+from board.link import Link
+from cribbage.events import from_line
+from cribbage.game import Match
+from hal.lines import LineBuffer
 
 
 class Board:

@@ -22,7 +22,7 @@ def _test_files(target):
 
 def run(targets):
     root = _here() + "/.."
-    for extra in (root + "/firmware", root + "/tests/support", root + "/bench", root):  # root: sim/, verify/
+    for extra in (root + "/firmware", root + "/tests/support", root):  # root: sim/, verify/
         if extra not in sys.path:
             sys.path.append(extra)
     passed = failed = 0

@@ -149,9 +149,7 @@ def code_bundle(files, out):
     """One file holding every compiled module of files ([(device path, local file)]) for
     firmware/codefs.py to serve at boot (one littlefs lookup instead of three a module); written to out
     only when it changed. -> out."""
-    if FIRMWARE not in sys.path:
-        sys.path.insert(0, FIRMWARE)
-    import codefs
+    import codefs  # the firmware's own, on CPython: tools/__init__.py puts firmware/ on the path
 
     parts = []
     for rel, path in sorted(files):
@@ -199,8 +197,6 @@ def board_files(src, dest):
     firmware/board/boardcache.py), checked here with the firmware's own boardfile.load; -> the copy's
     path. A board file that fails the check gets no cache: the board checks it at boot and names the
     bad field there."""
-    if FIRMWARE not in sys.path:
-        sys.path.insert(0, FIRMWARE)
     from board import boardcache, boardfile
 
     os.makedirs(dest, exist_ok=True)

@@ -19,7 +19,6 @@ import re
 import shutil
 import socket
 import subprocess
-import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -331,9 +330,6 @@ def with_files(image, out, files, emptied=()):
 def journal_bytes(lines, work):
     """The bytes of a board journal holding these event lines from seq 1, written by the firmware's own
     board.journal (CPython runs it too)."""
-    firmware = os.path.join(ROOT, "firmware")
-    if firmware not in sys.path:
-        sys.path.insert(0, firmware)
     from board.journal import Journal
 
     path = os.path.join(work, "journal.tmp")
@@ -355,9 +351,6 @@ def journal_bytes(lines, work):
 def checkpoint_bytes(lines, upto, work):
     """The boot checkpoint the firmware's board.commit writes (Commit.save, CPython runs it too) for a
     journal of the first `upto` of these event lines (the match's set-up first)."""
-    firmware = os.path.join(ROOT, "firmware")
-    if firmware not in sys.path:
-        sys.path.insert(0, firmware)
     from board.commit import Commit
     from board.journal import Journal
 
@@ -394,9 +387,6 @@ class _BootHal:
 def seq_mark(data, work):
     """The name of the seq mark a board whose journal holds data (its bytes) has on flash: written by the
     firmware's own App (CPython runs it too) as it boots that journal, the note with the pegs included."""
-    firmware = os.path.join(ROOT, "firmware")
-    if firmware not in sys.path:
-        sys.path.insert(0, firmware)
     from board import app, boardfile
 
     folder = os.path.join(work, "mark.d")

@@ -7,9 +7,7 @@ import os
 import sys
 
 import pcbnew
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kicad_pcb import drc  # noqa: E402
+from kicad_pcb import drc  # beside it: its folder is on the path (a script, run by KiCad's python)
 
 
 def check(path, report):

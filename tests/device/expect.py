@@ -3,20 +3,12 @@
 renderer and display code, fed the same journal, so a difference is the rp2 port, the HAL or the wire."""
 
 import json
-import os
-import sys
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-for _p in ("firmware", "tests/support"):
-    _d = os.path.join(_HERE, "..", "..", _p)
-    if _d not in sys.path:
-        sys.path.insert(0, _d)
+from board_fixture import reference
+from fakehal import FakeHal, remove_tree
 
-from board_fixture import reference  # noqa: E402
-from fakehal import FakeHal, remove_tree  # noqa: E402
-
-from board import app as board_app  # noqa: E402
-from board.journal import Journal  # noqa: E402
+from board import app as board_app
+from board.journal import Journal
 
 
 def board_for(lines):

@@ -11,22 +11,17 @@ import json
 import os
 import sqlite3
 import subprocess
-import sys
 import time
 
 import pytest
+from expect import board_for, emulated_lit
+from match_script import match_events
+
+from cribbage import events
+from tools import emupico
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT = os.path.dirname(os.path.dirname(_HERE))
-for _p in ("", "tests/support", "firmware", "tests/device"):
-    if os.path.join(_ROOT, _p) not in sys.path:
-        sys.path.insert(0, os.path.join(_ROOT, _p))
-
-from expect import board_for, emulated_lit  # noqa: E402
-from match_script import match_events  # noqa: E402
-
-from cribbage import events  # noqa: E402
-from tools import emupico  # noqa: E402
 
 WORK = os.path.join(_ROOT, "build", "device-test")
 CRIB = os.path.join(_ROOT, ".venv", "bin", "crib")

@@ -1,12 +1,6 @@
 # The power figures `make bench` prints (bench/bench_board.py): every animation, on a board with every
 # peg lit at full brightness, drawn by the real renderer through the real limiter, within the budget.
-import os
-import sys
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "bench"))
-
-import bench_board  # noqa: E402
+from bench import bench_board
 
 
 def test_every_animation_frame_fits_the_power_budget_as_make_bench_reports():

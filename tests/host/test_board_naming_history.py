@@ -1,7 +1,7 @@
 # Names keyed on the board's keypad (issue 11) reach the laptop's history: the journal the board
 # wrote, synced over the link as `crib sync` does, is one game of "Ann v Bob" in `crib games`.
-from both.linkfakes import journal
 from fakeport import FakePort
+from linkfakes import journal
 from scenario import Scenario
 from typer.testing import CliRunner
 

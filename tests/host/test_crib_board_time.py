@@ -5,8 +5,8 @@ import random
 import time
 
 from boards import Sim
-from both.linkfakes import journal
 from fakeport import FakePort
+from linkfakes import journal
 from simmatch import flash_with_match
 from typer.testing import CliRunner
 

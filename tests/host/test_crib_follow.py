@@ -3,8 +3,8 @@ import threading
 import time
 
 from boards import Sim, free_port
-from both.linkfakes import journal, new_match
 from fakeport import FakePort
+from linkfakes import journal, new_match
 from simmatch import SimMatch, flash_with_match
 
 from board.link import Link

@@ -4,8 +4,8 @@
 import random
 
 from boards import LinkServer, write_journal
-from both.linkfakes import journal
 from fakeport import FakePort
+from linkfakes import journal
 from rich.console import Console
 from typer.testing import CliRunner
 

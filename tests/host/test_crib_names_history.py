@@ -2,8 +2,8 @@
 # in the history: every game of the match under the name it ended with, stats by name across boards.
 import random
 
-from both.linkfakes import journal
 from fakeport import FakePort
+from linkfakes import journal
 from typer.testing import CliRunner
 
 from board.link import Link

@@ -2,8 +2,8 @@
 import json
 import random
 
-from both.linkfakes import journal
 from fakeport import FakePort
+from linkfakes import journal
 from rich.console import Console
 
 from board.link import Link

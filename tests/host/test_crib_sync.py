@@ -8,8 +8,8 @@ import platformdirs.macos
 import platformdirs.unix
 import platformdirs.windows
 import pytest
-from both.linkfakes import journal, matches, new_match, pegs
 from fakeport import FakePort
+from linkfakes import journal, matches, new_match, pegs
 
 from board import link as board_link
 from board.link import Link

@@ -4,8 +4,8 @@
 import json
 
 import pytest
-from both.linkfakes import matches
 from fakeport import FakePort
+from linkfakes import matches
 
 from board.link import Link
 from crib.history import sync as crib_sync

@@ -3,8 +3,8 @@
 # board set aside is stored as quarantined; the board is told what is stored.
 import json
 
-from both.linkfakes import journal, new_match, pegs
 from fakeport import FakePort
+from linkfakes import journal, new_match, pegs
 from test_crib_sync import BOARD, stored
 
 from board import link as board_link

@@ -8,16 +8,15 @@ import sys
 
 import pytest
 
-from tools import build, deploy
+from tools import build, deploy, unixport
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def run_micropython(script):
-    """The unix port's stdout for a script file; the script must succeed."""
-    r = subprocess.run(
-        [os.path.join(build.BIN, "micropython"), str(script)], capture_output=True, text=True, timeout=60
-    )
+def run_micropython(script, *path):
+    """The unix port's stdout for a script file importing from these folders; the script must succeed."""
+    cmd = [unixport.MICROPYTHON, str(script)]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=unixport.env(*path))
     assert r.returncode == 0, r.stdout + r.stderr
     return r.stdout
 
@@ -246,7 +245,7 @@ def test_the_driver_deploy_ships_draws_text_on_micropython(tmp_path):
     lib = deploy.driver_file(str(tmp_path))
     script = tmp_path / "t.py"
     script.write_text(
-        "import sys\nsys.path.insert(0, %r)\n" % os.path.dirname(lib) + "class Bus:\n"
+        "class Bus:\n"
         "    def __init__(self): self.writes = []\n"
         "    def writeto(self, addr, buf): self.writes.append((addr, bytes(buf)))\n"
         "import ssd1306\n"
@@ -257,7 +256,7 @@ def test_the_driver_deploy_ships_draws_text_on_micropython(tmp_path):
         "frame = bus.writes[-1][1]\n"
         "print(n, len(frame), frame[0], sum(1 for b in frame[1:] if b), set(a for a, _ in bus.writes))\n"
     )
-    out = run_micropython(script)
+    out = run_micropython(script, os.path.dirname(lib))
     inits, size, lead, lit, addrs = out.split(None, 4)
     assert int(inits) > 20  # the display set up, command by command
     assert int(size) == 1 + 128 * 64 // 8 and int(lead) == 0x40  # one data transfer of the frame
@@ -297,7 +296,6 @@ def test_deploy_takes_another_board_file(tmp_path):
 def test_deploy_ships_every_module_in_one_bundle_codefs_serves_byte_for_byte(tmp_path):
     """The code bundle (issue 15: imports from one file, not three littlefs lookups a module) holds each
     compiled module the board gets, as compiled; main.py and codefs itself stay out (they load first)."""
-    sys.path.insert(0, os.path.join(ROOT, "firmware"))
     import codefs
 
     dest, files = deploy.local_files("armv6m")
@@ -327,21 +325,17 @@ def test_the_rom_image_carries_the_display_driver_where_the_board_imports_from(t
     assert deploy.DRIVER not in littlefs
     script = tmp_path / "t.py"
     script.write_text(
-        "import sys, vfs\n"
+        "import vfs\n"
         "f = open(%r, 'rb')\nflash = bytearray(f.read())\nf.close()\n"
         % image
         + "vfs.mount(vfs.VfsRom(flash), '/rom')\n"
         "import os\nprint(sorted(n for n in os.listdir('/rom') if n.endswith('.mpy')))\n"
-        "sys.path[:] = ['/rom']\n"
         "import ssd1306\nprint(ssd1306.__file__, hasattr(ssd1306, 'SSD1306_I2C'))\n"
     )
-    out = run_micropython(script)
+    out = run_micropython(script, "/rom")  # the board's path: the image, mounted by the script
     top, where = out.strip().splitlines()
     assert "ssd1306.mpy" in top and "start.mpy" in top
     assert where == "/rom/ssd1306.mpy True"
-
-
-MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
 
 
 def _traceback_line(tmp_path, monkeypatch, *argv):
@@ -353,10 +347,11 @@ def _traceback_line(tmp_path, monkeypatch, *argv):
     assert "cribbage/cards.mpy" in files
     code = "from cribbage import cards\ncards.parse_card('')\n"
     r = subprocess.run(
-        [MICROPYTHON, "-c", "import sys\nsys.path.insert(0, %r)\n%s" % (dest, code)],
+        [unixport.MICROPYTHON, "-c", code],
         capture_output=True,
         text=True,
         timeout=60,
+        env=unixport.env(dest),
     )
     out = r.stdout + r.stderr  # the unix port prints an uncaught traceback on stdout
     assert "CardError: bad card '': empty" in out, out

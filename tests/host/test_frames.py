@@ -4,7 +4,7 @@
 # words; the few hot-path functions that are over it today are held to their present size, so none grows.
 import os
 
-import frames
+from bench import frames
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

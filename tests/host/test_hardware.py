@@ -5,24 +5,20 @@ import io
 import json
 import os
 import re
-import sys
 import xml.etree.ElementTree as ET
 
 import pytest
+from generate import OUTPUTS, generate
+from hwgen_bom import bom_csv
+from hwgen_chains import leds_svg, sensors_svg
+from hwgen_power import power_md, typical_frame
+from hwgen_svg import MARGIN, holes, layout_svg, sensor_of
+from hwgen_wiring import PICO_PIN, wiring_md
+
+from board.boardfile import load, read
+from board.power import Limiter, budget
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "hardware", "tools"))
-
-from generate import OUTPUTS, generate  # noqa: E402
-from hwgen_bom import bom_csv  # noqa: E402
-from hwgen_chains import leds_svg, sensors_svg  # noqa: E402
-from hwgen_power import power_md, typical_frame  # noqa: E402
-from hwgen_svg import MARGIN, holes, layout_svg, sensor_of  # noqa: E402
-from hwgen_wiring import PICO_PIN, wiring_md  # noqa: E402
-
-from board.boardfile import load, read  # noqa: E402
-from board.power import Limiter, budget  # noqa: E402
-
 BOARD_JSON = os.path.join(ROOT, "hardware", "board.json")
 NS = {"s": "http://www.w3.org/2000/svg"}
 

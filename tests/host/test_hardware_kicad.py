@@ -4,20 +4,16 @@ import csv
 import io
 import json
 import os
-import sys
 
+import hwgen_circuit as hc
+import kicad_sch
 import pytest
+from hwgen_bom import bom_csv
+from hwgen_circuit import SR_BIT_PIN, lit_holes
+
+from board.boardfile import load
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "hardware", "tools"))
-
-import hwgen_circuit as hc  # noqa: E402
-import kicad_sch  # noqa: E402
-from hwgen_bom import bom_csv  # noqa: E402
-from hwgen_circuit import SR_BIT_PIN, lit_holes  # noqa: E402
-
-from board.boardfile import load  # noqa: E402
-
 BOARD_JSON = os.path.join(ROOT, "hardware", "board.json")
 
 

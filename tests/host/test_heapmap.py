@@ -1,18 +1,16 @@
 # The simulator's heap accounting stays true to what it stands for: sim/launch.py counts the sim's own HAL
 # outside the firmware's heap and the Pico's HAL inside it (SIM_HAL, PICO_HAL). Both are measured again
 # here with bench/heapmap.py on this port, but for the part of PICO_HAL measured on the emulated Pico
-# (PICO_OBJECTS: what hal.rp2.make holds; `python bench/heapmap.py --pico` measures it). A sim that
+# (PICO_OBJECTS: what hal.rp2.make holds; `python -m bench.heapmap --pico` measures it). A sim that
 # grew, or a Pico HAL that did, fails this until the figures are measured again (docs/memory.md,
 # "How the simulator counts").
 import os
-import sys
 
 import simbuild
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "bench"))
+from bench import heapmap
 
-import heapmap  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 launcher = simbuild.launcher
 

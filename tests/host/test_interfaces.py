@@ -1,15 +1,16 @@
 # Every stand-in against the interface it stands in for: the HALs (hal.rp2 on tests/support/rp2fakes.py,
 # the simulator's sim.hal on MicroPython, tests/fakehal.py) against firmware/hal/interface.pyi, the one
-# written interface; the link tests' settings (tests/both/linkfakes.py) against board.settings.Settings.
+# written interface; the link tests' settings (tests/support/linkfakes.py) against board.settings.Settings.
 # Each member the interface names must be there, a method callable with the interface's arguments.
 import ast
 import inspect
 import json
 import os
 import subprocess
-import sys
 
 from boards import MICROPYTHON, ROOT
+
+from tools import unixport
 
 STUB = os.path.join(ROOT, "firmware", "hal", "interface.pyi")
 OPTIONAL = "Extras"  # the stub's class of what a HAL may leave out
@@ -130,12 +131,10 @@ def test_the_tests_fake_hal():
 # each member of the interface is comes back as JSON, the methods' arguments read from sim/'s source.
 _SIM = r"""
 import json, sys
-root = sys.argv[1]
-sys.path[:0] = [root + "/firmware", root + "/tests/support", root]
 import board_fixture
 from sim import hal as simhal, parts
 
-with open(sys.argv[3]) as f:
+with open(sys.argv[2]) as f:
     protos = json.load(f)
 seen = {}
 
@@ -148,7 +147,7 @@ def walk(obj, proto, where):
         if has and kind == "part":
             walk(value, detail, path)
 
-options = simhal.parse_args(["--headless", "--data", sys.argv[2], "--fresh"])
+options = simhal.parse_args(["--headless", "--data", sys.argv[1], "--fresh"])
 hal = simhal.make(board_fixture.reference(), options)
 try:
     walk(hal, "Hal", "sim")
@@ -182,10 +181,11 @@ def test_the_simulators_hal(tmp_path):
     spec = tmp_path / "interface.json"
     spec.write_text(json.dumps(PROTOS))
     run = subprocess.run(
-        [MICROPYTHON, "-c", _SIM, ROOT, str(tmp_path), str(spec)],
+        [MICROPYTHON, "-c", _SIM, str(tmp_path), str(spec)],
         capture_output=True,
         text=True,
         timeout=120,
+        env=unixport.env(unixport.FIRMWARE, unixport.SUPPORT, ROOT),  # ROOT: the sim package
     )
     assert run.returncode == 0, run.stderr[-3000:]
     seen = json.loads(run.stdout.strip().splitlines()[-1])
@@ -217,9 +217,8 @@ def test_the_simulators_hal(tmp_path):
 
 
 def test_the_link_tests_settings_are_the_boards_settings_in_shape():
-    # tests/both/linkfakes.FakeSettings stands in for board.settings.Settings where the link reads and
+    # tests/support/linkfakes.FakeSettings stands in for board.settings.Settings where the link reads and
     # changes the settings (Link's docstring: .values, .set(name, value, now)).
-    sys.path.insert(0, os.path.join(ROOT, "tests", "both"))
     import linkfakes
 
     from board.settings import Settings

@@ -2,10 +2,10 @@
 import json
 import random
 
-from both.linkfakes import FakeSettings, journal, new_match, pegs
 from hypothesis import given
 from hypothesis import strategies as st
 from linefeed import LineFeed
+from linkfakes import FakeSettings, journal, new_match, pegs
 from linkfuzz import bad_line
 
 from board.link import Link

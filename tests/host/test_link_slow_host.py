@@ -51,9 +51,7 @@ def test_a_host_that_never_reads_is_dropped_and_the_next_one_answered(tmp_path):
 
 
 _WRITER = """
-import socket, sys
-sys.path.insert(0, %(firmware)r)
-sys.path.insert(0, %(root)r)
+import socket
 from sim import parts as simparts
 log = []
 link = simparts.SocketLink(%(port)d, log.append)
@@ -80,8 +78,11 @@ def test_the_sims_socket_link_drops_a_host_that_never_reads():
 
     from boards import MICROPYTHON, ROOT, free_port
 
-    script = _WRITER % {"firmware": ROOT + "/firmware", "root": ROOT, "port": free_port()}
-    out = subprocess.run([MICROPYTHON, "-c", script], capture_output=True, text=True, timeout=120)
+    from tools import unixport
+
+    script = _WRITER % {"port": free_port()}
+    env = unixport.env(unixport.FIRMWARE, ROOT)  # ROOT: the sim package
+    out = subprocess.run([MICROPYTHON, "-c", script], capture_output=True, text=True, timeout=120, env=env)
     assert out.returncode == 0, out.stderr
     words = out.stdout.split()
     assert words[:1] == ["wrote"] and words[3] == "2", out.stdout  # dropped: the session moved on

@@ -2,14 +2,14 @@
 import re
 import subprocess
 
-from boards import MICROPYTHON, ROOT
+from boards import MICROPYTHON
+
+from tools import unixport
 
 # Every character is new to the interpreter: none is a name the firmware or MicroPython has.
 _EXOTIC = "\u2603\u00e9\u0416\u4e2d\u00df\u03a9\u20ac\u0100\u0101\u0102\u0103\u0104"
 
 _SCRIPT = """
-import sys
-sys.path.insert(0, %(firmware)r)
 import micropython
 from cribbage.cards import parse_card, parse_cards
 from cribbage.errors import CardError
@@ -45,8 +45,9 @@ def test_card_and_event_text_intern_nothing_they_are_given():
     # Before: parse_card indexed t[-1] and events._text iterated the name, so each new character a
     # host sent became a permanent name in the pool (12 new names here); past the pool's edge that
     # is one 8 KB block on a Pico, asked for mid-game.
-    script = _SCRIPT % {"firmware": ROOT + "/firmware", "exotic": _EXOTIC}
-    out = subprocess.run([MICROPYTHON, "-c", script], capture_output=True, text=True, timeout=60)
+    script = _SCRIPT % {"exotic": _EXOTIC}
+    env = unixport.env(unixport.FIRMWARE)
+    out = subprocess.run([MICROPYTHON, "-c", script], capture_output=True, text=True, timeout=60, env=env)
     assert out.returncode == 0, out.stderr
     before, after = _counts(out.stdout)
     assert after == before, "%d names interned by input" % (after - before)

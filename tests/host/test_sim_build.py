@@ -1,6 +1,6 @@
 # Regression: tests that start the simulator compiled it into the one shared build/sim (sim/launch.py's
 # DEST), so two test processes at once raced: one rewrote or pruned .mpy files while the other's sim
-# imported them. Each test process now builds into its own temporary folder (tests/host/simbuild.py).
+# imported them. Each test process now builds into its own temporary folder (tests/support/simbuild.py).
 import os
 import subprocess
 import sys
@@ -27,7 +27,7 @@ def test_parallel_test_runs_do_not_share_build_sim():
         capture_output=True,
         text=True,
         timeout=300,
-        env=dict(os.environ, PYTHONPATH=os.pathsep.join([HERE, simbuild.ROOT])),  # simbuild, sim
+        env=dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.dirname(simbuild.__file__), simbuild.ROOT])),
     )
     assert r.returncode == 0, r.stderr
     theirs = r.stdout.strip()

@@ -5,16 +5,14 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 
+import simbuild
+
+from board import boardfile
+from sim import term
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path[:0] = [os.path.join(ROOT, "firmware")]
-
-import simbuild  # noqa: E402
-
-from board import boardfile  # noqa: E402
-from sim import term  # noqa: E402
 
 _SEQ = re.compile(r"\x1b\[([0-9;?<]*)([A-Za-z])")
 

@@ -1,8 +1,8 @@
 # Child of test_journal_memory: replays a journal through Journal.open in a small heap (-X heapsize=64k).
-"""micropython -X heapsize=64k tests/mp/journal_small_heap.py LIB JOURNAL MODE EXPECTED
+"""MICROPYPATH=.frozen:LIB micropython -X heapsize=64k tests/mp/journal_small_heap.py JOURNAL MODE EXPECTED
 
-LIB holds the firmware compiled with mpy-cross (as the Pico runs it: compiling .py needs more heap
-than running it). MODE "count" only counts the payloads; "events" parses each into its event dict
+LIB, its path, holds the firmware compiled with mpy-cross (as the Pico runs it: compiling .py needs more
+heap than running it). MODE "count" only counts the payloads; "events" parses each into its event dict
 (cribbage.events.from_line); "game" folds them into cribbage.game's Match as the board does at boot
 (a "setup" line starts a match). Prints the records replayed and the
 peak of live heap during the replay (the journal's reading plus the fold's state); exits 1 on a wrong
@@ -12,9 +12,7 @@ count. A MemoryError is the failure.
 import gc
 import sys
 
-sys.path.insert(0, sys.argv[1])
-
-from board.journal import Journal  # noqa: E402
+from board.journal import Journal
 
 
 def main(path, mode, expected):
@@ -65,4 +63,4 @@ def main(path, mode, expected):
     return 0 if report.ok and report.kept == expected else 1
 
 
-sys.exit(main(sys.argv[2], sys.argv[3], int(sys.argv[4])))
+sys.exit(main(sys.argv[1], sys.argv[2], int(sys.argv[3])))

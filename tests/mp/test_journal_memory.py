@@ -37,11 +37,11 @@ def _compile(lib, package, names=None):
 
 
 def _replay_in_small_heap(lib, path, mode, expected, heap=HEAP):
-    cmd = "%s -X heapsize=%s %s/journal_small_heap.py %s %s %s %d" % (
+    cmd = "MICROPYPATH=.frozen:%s %s -X heapsize=%s %s/journal_small_heap.py %s %s %d" % (
+        lib,
         sys.executable,
         heap,
         _HERE,
-        lib,
         path,
         mode,
         expected,

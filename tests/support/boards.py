@@ -1,5 +1,4 @@
 # Helpers for host tests and benches: a journal file of played matches, served by MicroPython on a socket.
-import os
 import random
 import select
 import socket
@@ -11,10 +10,16 @@ import simbuild
 from board.journal import Journal
 from cribbage.events import to_line
 from sim.matchgen import history
+from tools import unixport
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
-SERVER = os.path.join(ROOT, "sim", "linkserver.py")
+ROOT = unixport.ROOT
+MICROPYTHON = unixport.MICROPYTHON
+SERVER = ["-m", "sim.linkserver"]  # run in ROOT, the firmware on its path (server_env)
+
+
+def server_env(firmware=unixport.FIRMWARE):
+    """The environment of sim/linkserver.py serving with this firmware folder."""
+    return unixport.env(firmware)
 
 
 def write_journal(path, events):
@@ -44,7 +49,9 @@ class LinkServer:
     def __init__(self, journal_path, seconds=300):
         self.port = free_port()
         self.proc = subprocess.Popen(
-            [MICROPYTHON, "-X", "heapsize=4m", SERVER, journal_path, str(self.port), str(seconds)],
+            [MICROPYTHON, "-X", "heapsize=4m", *SERVER, journal_path, str(self.port), str(seconds)],
+            cwd=ROOT,
+            env=server_env(),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
