@@ -1,5 +1,6 @@
 # crib stats over a synced history of many games; crib watch's view; crib deploy and sim wiring.
 import json
+import os
 import random
 
 from fakeport import FakePort
@@ -17,6 +18,8 @@ from crib.watch import describe, render, watch
 from cribbage.events import to_line
 from cribbage.game import Match
 from sim.matchgen import history
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 N_GAMES = 60
 
@@ -126,3 +129,33 @@ def test_deploy_and_sim_run_the_makefile_tools():
     assert cmd[1:3] == ["-m", "tools.deploy"] and cmd[3:] == ["--port", "auto", "--dry-run"]
     cmd, root = tools.tool_command("sim", tools.sim_args(7400, True, ["--fresh"]))
     assert cmd[1:3] == ["-m", "sim"] and cmd[3:] == ["--link", "7400", "--headless", "--fresh"]
+    # in the checkout this crib was installed from (make crib: editable), as pip recorded it
+    assert root == ROOT
+
+
+class _Dist:
+    """An installed cribboard as importlib.metadata gives it: its direct_url.json, or none (a wheel)."""
+
+    def __init__(self, origin):
+        self.origin = origin
+
+    def read_text(self, name):
+        return None if self.origin is None else json.dumps(self.origin)
+
+
+def test_outside_a_checkout_deploy_and_sim_say_what_to_do_and_run_nothing(monkeypatch, tmp_path):
+    from typer.testing import CliRunner
+
+    from crib.cli import app
+
+    ran = []
+    monkeypatch.setattr(tools.subprocess, "call", lambda *a, **k: ran.append(a) or 0)
+    wheel = [_Dist(None), _Dist({"url": "file://" + str(tmp_path), "dir_info": {"editable": True}})]
+    monkeypatch.setattr(tools.importlib.metadata, "distributions", lambda name=None: iter(wheel))
+    assert tools.checkout() is None  # a wheel's; an editable folder that is no checkout
+    for argv in (["deploy", "--dry-run"], ["sim", "--headless"]):
+        r = CliRunner().invoke(app, argv)
+        said = r.output
+        assert r.exit_code == 1 and "not installed from" in said and "make " + argv[0] in said, said
+        assert "link:" not in said and not isinstance(r.exception, Exception), said  # no sim, no traceback
+    assert ran == []

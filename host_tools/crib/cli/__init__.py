@@ -1,8 +1,7 @@
 # The `crib` command line: one typer app made of one typer app a subject (board, history, club, ...).
 import typer
 
-from crib.cli import board, club, common, hands, history, serve
-from crib.tools import repo_root
+from crib.cli import board, club, common, hands, history, serve, tools
 
 app = typer.Typer(cls=common.Group, help="cribboard laptop tool", no_args_is_help=True, add_completion=False)
 
@@ -17,11 +16,7 @@ app.add_typer(history.app)  # games, show, stats, plot, export, stakes
 app.add_typer(serve.app)  # serve
 app.add_typer(club.app, name="club", rich_help_panel=common.CLUB)
 app.add_typer(hands.app)  # score, advise
-if repo_root() is not None:
-    # A pip-installed crib has no firmware or tools/ beside it: it does not offer what it cannot do.
-    from crib.cli import tools
-
-    app.add_typer(tools.app)  # deploy, sim
+app.add_typer(tools.app)  # deploy, sim: in the checkout crib was installed from, or a clear refusal
 
 
 def main():

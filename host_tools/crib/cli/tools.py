@@ -1,4 +1,4 @@
-# `crib deploy` and `crib sim`: the checkout's own scripts (crib/tools.py finds them), as make runs them.
+# `crib deploy` and `crib sim`: the checkout's own programs (crib/tools.py finds it), as make runs them.
 from typing import Annotated
 
 import typer
@@ -36,5 +36,7 @@ def sim_cmd(
     """Run the board firmware in the simulator, its link on socket://127.0.0.1:PORT."""
     from crib.tools import sim
 
-    common.console.print("link: crib sync --port socket://127.0.0.1:%d" % link_port)
-    raise typer.Exit(sim(link_port, headless, list(ctx.args)))
+    def started():
+        common.console.print("link: crib sync --port socket://127.0.0.1:%d" % link_port)
+
+    raise typer.Exit(sim(link_port, headless, list(ctx.args), started))
