@@ -190,6 +190,7 @@ def tap_latency(image):
 def on_pico(image):
     with emupico.Pico(WORK, "code", load_fs=image) as pico:
         pico.first_lit()
+        pico.stamped("heap:")  # booted: mpremote interrupts the app, not its boot
         done = emupico.mpremote(pico.url, "run", os.path.join(_ROOT, "bench", "mp_device.py"), timeout=1200)
         pico.quit()
     if done.returncode:
