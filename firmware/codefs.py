@@ -1,8 +1,8 @@
 # The firmware's compiled modules served to the importer from one file (app.bundle) instead of one file each.
 """Why: on the Pico every import looks the module up on littlefs three times (a package folder, X.py,
-X.mpy) and each lookup walks littlefs' metadata logs, checksums and all: about 4.5 ms a lookup and
-20 ms a module on the emulated Pico, 0.9 s of boot for the firmware's ~40 modules. Served from one
-file opened once, a lookup is a dict probe and a module a seek and a read.
+X.mpy) and each lookup walks littlefs' metadata logs, checksums and all: most of the boot's imports,
+for the firmware's few dozen modules. Served from one file opened once, a lookup is a dict probe and
+a module a seek and a read.
 
     import codefs
     codefs.mount("/app.bundle")     # at /bundle, first on sys.path; OSError/ValueError: not mounted
@@ -42,9 +42,9 @@ def pack(files):
 
 class _Part(io.IOBase):
     """One file of the bundle as a stream read straight from the bundle's file, in the importer's own
-    small buffer. Not read whole into a bytes and a BytesIO first: those two module-sized blocks freed
-    between the code each import leaves on the heap fragmented it so that a sync's 3.4 KB page no
-    longer found room in 90 KB free (seen on the emulated Pico)."""
+    small buffer. Not read whole into a bytes and a BytesIO first: two module-sized blocks freed
+    between the code each import leaves would fragment the heap, and a sync's page then finds no
+    block its size with most of the heap free."""
 
     def __init__(self, f, at, n):
         self._f = f
@@ -145,7 +145,7 @@ class CodeFS:
 
 
 def unmount(at=MOUNT):
-    """Unmount the bundle and take it off sys.path: its index and open file go back to the heap (~6 KB).
+    """Unmount the bundle and take it off sys.path: its index and open file go back to the heap.
     start.py calls this once the boot's modules are loaded; an import after it (a package's submodule
     too) finds the .mpy files deployed beside the bundle on littlefs."""
     import vfs  # pyright: ignore[reportMissingImports] (MicroPython)

@@ -3,7 +3,7 @@
 import sys
 
 if sys.platform == "rp2":
-    # The modules from one file (codefs.py: a lookup on littlefs costs ~4.5 ms, and an import makes three);
+    # The modules from one file (codefs.py: an import makes three lookups on littlefs, each a slow walk);
     # without a bundle they load one by one from littlefs, as before.
     try:
         import codefs
