@@ -232,7 +232,7 @@ class Commit:
 
     def last(self):
         """The last event in force (for the undo prompt), or None: read from the match's log when
-        asked, not kept (a list of the last events done held ~1.5 KB of dicts here for a prompt)."""
+        asked, not kept: a list of the last events done would hold their dicts all game for a prompt."""
         return self.match.effective_events(last=True)
 
     def _rebuild(self):

@@ -11,9 +11,9 @@ PROTOCOL = 1
 MAX_ID = 32  # characters of a string request id
 PAGE_DEFAULT = 32  # events a page when the host does not say
 PAGE_MAX = 64  # events a page at most, if they fit in PAGE_BYTES
-# Bytes of event lines a page holds at most: one reply is one string on the board's heap, and after
-# a long evening a Pico's fragmented heap had no 3.5 KB block left for a full page (the sync failed
-# with MemoryError); a page cut short says more and the laptop asks on.
+# Bytes of event lines a page holds at most: one reply is one string on the board's heap, and after a
+# long evening a Pico's heap is fragmented, with no big block left; a page cut short says more and the
+# laptop asks on.
 PAGE_BYTES = 1024
 LINES = 8  # request lines answered a pass, at most: a sync moves on, the pass stays short
 _CHUNKS = const(16)  # chunks of a records stream written a pass, at most (each PAGE_BYTES + a record)
@@ -566,8 +566,8 @@ def records(journal, id, start, to=0):
     out of one buffer (each yielded as a view of it, written out before the next is asked for), the
     records before `start` skipped, then the reply. A file written anew meanwhile (a new match, a
     compaction), a line longer than the buffer or send(True) (a new request) ends it early: the reply
-    says where. A generator, not a class: nothing of it is on the heap at boot, where the sim's
-    100 KB match has none to spare. Per chunk it only finds line ends (C calls over the buffer): the
+    says where. A generator, not a class: nothing of it is on the heap at boot, where a small heap's
+    match has none to spare. Per chunk it only finds line ends (C calls over the buffer): the
     seq of its last line is read once, at the end, from a copy of its first bytes, unless `to` asks for
     each."""
     first = journal.first_seq

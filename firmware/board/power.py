@@ -57,10 +57,10 @@ class Limiter:
         """Dim frame in place so its estimate fits the budget; return the scale used (0..255).
 
         n: at most this many LEDs of the frame are lit (-1: not known). When even n LEDs at full
-        white fit the budget the frame is not summed: sum() over its 1191 bytes was most of a
-        frame's 4.5 ms on a Pico (issue 15, item 3). Not known (an animation): the frame's bytes
-        that are not 0, each taken at 255, are the bound, counted in C (bytes.count), so a frame
-        that fits is not summed either (an animation's frame took 4.6 ms on the emulated Pico)."""
+        white fit the budget the frame is not summed: sum() over all its bytes would be most of a
+        frame's render on a Pico. Not known (an animation): the frame's bytes that are not 0, each
+        taken at 255, are the bound, counted in C (bytes.count), so a frame that fits is not summed
+        either."""
         allowed = self._budget - self._fixed
         n = 765 * n if n >= 0 else 255 * (len(frame) - frame.count(b"\x00"))  # channels' total at most
         if self._led_cma(n) <= allowed:

@@ -151,7 +151,7 @@ def from_board(board_def, ring, present_is_set=True):
         bit_hole[bit] = -1
     for side in range(board_def.sides):
         track = board_def.sensor_track[side]
-        for i in range(len(track)):  # not enumerate: a tuple a hole, 11 KB of garbage here at boot
+        for i in range(len(track)):  # not enumerate: a tuple a hole, garbage at boot
             bit_hole[track[i]] = hole_id(side, i + 1)
         for bit in board_def.sensor_start[side]:
             bit_hole[bit] = hole_id(side, 0)
