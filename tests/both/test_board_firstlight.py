@@ -1,5 +1,5 @@
 # First light (board/firstlight.py, which start.py runs on the Pico): the pegs the journal holds, lit from
-# its seq mark's name on the Pico HAL's LED chains (the fakes of tests/both/rp2fakes.py: the words that
+# its seq mark's name on the Pico HAL's LED chains (the fakes of tests/support/rp2fakes.py: the words that
 # reach the wire), before any of the app's code is loaded; nothing lit from a mark that does not name the
 # journal as it is.
 import os
