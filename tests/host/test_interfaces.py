@@ -1,7 +1,8 @@
 # Every stand-in against the interface it stands in for: the HALs (hal.rp2 on tests/support/rp2fakes.py,
 # the simulator's sim.hal on MicroPython, tests/support/fakehal.py) against firmware/hal/interface.pyi,
-# the one written interface; the link tests' settings (tests/support/linkfakes.py) against board.settings.Settings.
-# Each member the interface names must be there, a method callable with the interface's arguments.
+# the one written interface; the link tests' settings (tests/support/linkfakes.py) against
+# board.settings.Settings. Each member the interface names must be there, a method callable with the
+# interface's arguments.
 import ast
 import inspect
 import json
