@@ -44,8 +44,9 @@ def currents():
     """Worst estimated mA over every animation frame, before and after the limiter."""
     from board_fixture import reference
 
-    from board import anims, render
-    from board.power import Limiter
+    from board import render
+    from board.render import anims
+    from board.render.power import Limiter
 
     b = reference()
     lim = Limiter(b.wiring.power, b.led_count)

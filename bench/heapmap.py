@@ -66,14 +66,20 @@ def script():
     """bench/mp_heapmap.py with its lists of modules written in (build/heapmap/mp_heapmap.py)."""
     with open(os.path.join(_ROOT, "bench", "mp_heapmap.py")) as f:
         text = f.read()
-    skip = ("board.advising", "board.boardfile", "board.boardcache", "board.boarddef")  # later, or not kept
+    # loaded later, or not kept after boot
+    skip = (
+        "board.controller.advising",
+        "board.boarddef.boardfile",
+        "board.boarddef.boardcache",
+        "board.boarddef",
+    )
     skip += ("hal.rp2", "hal.ws2812")  # the Pico's HAL: measured on its own
     skip += ("board.link",)  # loaded when a laptop first sends a line (App.pump): the link's row
-    skip += ("board.menu",)  # loaded when the menu first opens (Controller._open): the menu's row
+    skip += ("board.controller.menu",)  # loaded when the menu first opens (Controller._open): the menu's row
     # hal.lines: the link's line reader, which both HALs import too (a row of its own, as before)
     order = import_order("board.app", "hal.lines", after=skip) + ["start"]
-    menu = import_order("board.menu", after=order)
-    advice = import_order("board.advising", after=order + menu)  # when advice is first asked for
+    menu = import_order("board.controller.menu", after=order)
+    advice = import_order("board.controller.advising", after=order + menu)  # when advice is first asked for
     text = text.replace('ORDER = ""', "ORDER = %r" % " ".join(order), 1)
     text = text.replace('MENU = ""', "MENU = %r" % " ".join(menu), 1)
     text = text.replace('ADVICE = ""', "ADVICE = %r" % " ".join(advice), 1)

@@ -9,9 +9,11 @@ from board_fixture import reference
 from cutblockdev import CutBlockDev
 from fakehal import FakeHal
 
-from board import anims, app, edges, render, sensors
-from board.keys import Keys
-from board.power import Limiter
+from board import app, edges, render
+from board.edges import sensors
+from board.edges.keys import Keys
+from board.render import anims
+from board.render.power import Limiter
 from board.settings import Settings
 
 RUNS = 5

@@ -8,8 +8,9 @@ import json
 import sys
 import time
 
-from board import boardcache, render
-from board.power import Limiter
+from board import render
+from board.boarddef import boardcache
+from board.render.power import Limiter
 from cribbage.cards import parse_cards
 from cribbage.show import score_show
 from cribbage.showtotal import show_total
@@ -108,13 +109,13 @@ def bench_advice(b, out):
     # littlefs (the board's code bundle is unmounted by then) and an Advisor's buffers
     gc.collect()
     t0 = time.ticks_us()
-    from board.advising import Advising
+    from board.controller.advising import Advising
 
     Advising()
     out["advice_load_us"] = time.ticks_diff(time.ticks_us(), t0)
     gc.collect()
     t0 = time.ticks_us()
-    import board.menu  # noqa: F401 (the menu's code, loaded when the menu first opens)
+    import board.controller.menu  # noqa: F401 (the menu's code, loaded when the menu first opens)
 
     out["menu_load_us"] = time.ticks_diff(time.ticks_us(), t0)
 

@@ -16,8 +16,8 @@ if not PICO:
 
 # Every module the board loads at boot, dependencies first, so that a module's figure is its own code,
 # constants and globals, nothing of another's: bench/heapmap.py writes the lists here from the firmware's
-# imports (ORDER: what board.app and start import; MENU: what board.menu adds, loaded when the menu first
-# opens; ADVICE: what board.advising adds, loaded when advice is first asked for).
+# imports (ORDER: what board.app and start import; MENU: what board.controller.menu adds, loaded when the
+# menu first opens; ADVICE: what board.controller.advising adds, loaded when advice is first asked for).
 ORDER = ""
 MENU = ""
 ADVICE = ""
@@ -68,14 +68,15 @@ def main():
             __import__(name)
         mark("sim.flash, sim.parts, sim.hal (the sim's HAL)")
         hal_mod = sys.modules["sim.hal"]
-    from board import app, boardcache
+    from board import app
+    from board.boarddef import boardcache
 
     path = "/board.json" if PICO else ARGS[1]
     crc, size = boardcache.file_crc(path)
     board_def = boardcache.from_cache(boardcache.cache_path(path), crc, size)
     boardcache = None
-    sys.modules.pop("board.boardcache")
-    delattr(sys.modules["board"], "boardcache")
+    sys.modules.pop("board.boarddef.boardcache")
+    delattr(sys.modules["board.boarddef"], "boardcache")
     mark("the board definition (board.cache)")
     if PICO:
         hal = hal_mod.make(board_def, {})
@@ -113,7 +114,7 @@ def main():
     mark("the menu and name entry, loaded when the menu first opens")
     for name in ADVICE.split():
         __import__(name)
-    from board.advising import Advising
+    from board.controller.advising import Advising
 
     a.controller.advising = Advising()
     mark("the discard advice, when first asked for: its code, an Advisor")

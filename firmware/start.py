@@ -40,7 +40,7 @@ def _load_board(path, layout, hal_mod):
     A cache made on the laptop from this very file (boardcache.from_cache) stands for the check; any
     other file is checked by boardfile.load. Neither module's code stays after boot."""
     if not layout:
-        from board import boardcache
+        from board.boarddef import boardcache
 
         try:
             crc, size = boardcache.file_crc(path)
@@ -48,10 +48,10 @@ def _load_board(path, layout, hal_mod):
             crc = size = -1  # no board file: the check below says so
         board_def = boardcache.from_cache(boardcache.cache_path(path), crc, size) if crc >= 0 else None
         boardcache = None
-        _drop("board.boardcache")
+        _drop("board.boarddef.boardcache")
         if board_def is not None:
             return board_def
-    from board import boardfile
+    from board.boarddef import boardfile
 
     try:
         return boardfile.load(path, layout=layout)
@@ -64,7 +64,7 @@ def _load_board(path, layout, hal_mod):
         return None
     finally:
         boardfile = None
-        _drop("board.boardfile")
+        _drop("board.boarddef.boardfile")
 
 
 def main(argv):
@@ -90,7 +90,7 @@ def main(argv):
 
     # The board file first, in a heap still empty: reading and checking it peaks at ~30 KB here
     # (the JSON as dicts and lists), and its validator (~20 KB of code) is dropped once it has
-    # filled the Board (board/boarddef.py), so the code loaded next fills the holes both leave.
+    # filled the Board (board/boarddef/), so the code loaded next fills the holes both leave.
     # Only a drawn sim keeps the layout: the firmware never draws the board.
     board_def = _load_board(path, options.get("layout", False), hal_mod)
     if board_def is None:
@@ -102,9 +102,9 @@ def main(argv):
         # First light: the pegs the journal's seq mark names, lit before the app's code comes in; the LEDs'
         # driver goes on to the HAL's set-up. Imported by its name as a string ([name budget]): the sim,
         # which lights only once the app runs, interns none of the names this takes.
-        __import__("board.firstlight")
-        options["leds"] = sys.modules["board.firstlight"].show(board_def, hal_mod)
-        _drop("board.firstlight")
+        __import__("board.render.firstlight")
+        options["leds"] = sys.modules["board.render.firstlight"].show(board_def, hal_mod)
+        _drop("board.render.firstlight")
     del _drop
 
     # Then every module's code, the state built after: code loaded late lands in whatever holes
@@ -137,7 +137,7 @@ def main(argv):
     # unmounted below), and the heap is the game's until then.
     settings = app.Settings(hal.storage_dir + app.SETTINGS).load()
     if flash and settings["advice"]:
-        import board.advising  # noqa: F401
+        import board.controller.advising  # noqa: F401
     # Every module is loaded (the HAL's too): the code bundle main.py mounted (codefs.py) gives its
     # index and open file back to the heap before the journal's replay builds the match.
     bundle = sys.modules.get("codefs")

@@ -194,10 +194,10 @@ def romfs_image(dest, out):
 
 def board_files(src, dest):
     """Copy the board file src into dest as board.json and write its cache beside it (board.cache, see
-    firmware/board/boardcache.py), checked here with the firmware's own boardfile.load; -> the copy's
-    path. A board file that fails the check gets no cache: the board checks it at boot and names the
+    firmware/board/boarddef/boardcache.py), checked here with the firmware's own boardfile.load; -> the
+    copy's path. A board file that fails the check gets no cache: the board checks it at boot and names the
     bad field there."""
-    from board import boardcache, boardfile
+    from board.boarddef import boardcache, boardfile
 
     os.makedirs(dest, exist_ok=True)
     with open(src, "rb") as f:

@@ -5,7 +5,7 @@
 # is still brought exactly up to date. The hashes sent last time are also kept on the laptop
 # (build/deploy/<march>/manifest.json): --dry-run uses them when it does not ask the board.
 # main.py is copied as source (the board runs it at boot), board.json beside it with its cache (the
-# Board checked here: the board boots without loading its validator, see board/boarddef.py);
+# Board checked here: the board boots without loading its validator, see board/boarddef/);
 # the SSD1306 display driver goes to lib/ssd1306.mpy when the board lacks it, compiled from the copy
 # the laptop tools installed (pyproject.toml's deploy group: no network needed). The journal and settings
 # in /data are never touched. With no board attached it says so, and how to put MicroPython on a new Pico
@@ -33,7 +33,7 @@ from tools import build
 
 # The manifest's packages: the folders on the board that are all ours.
 OWNED_DIRS = tuple(sorted(build.manifest()[0]))
-# start.py: the composition root main.py calls; board.cache: the checked board.json (board/boarddef.py)
+# start.py: the composition root main.py calls; board.cache: the checked board.json (board/boarddef/)
 # codefs.mpy and app.bundle: the modules in one file, served to the importer at boot (firmware/codefs.py)
 OWNED_FILES = ("main.py", "start.mpy", "codefs.mpy", "app.bundle", "board.json", "board.cache")
 ROMFS = "@romfs"  # the manifest's entry for the ROM image last sent (no file on the board has this name)

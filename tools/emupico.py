@@ -387,7 +387,8 @@ class _BootHal:
 def seq_mark(data, work):
     """The name of the seq mark a board whose journal holds data (its bytes) has on flash: written by the
     firmware's own App (CPython runs it too) as it boots that journal, the note with the pegs included."""
-    from board import app, boardfile
+    from board import app
+    from board.boarddef import boardfile
 
     folder = os.path.join(work, "mark.d")
     shutil.rmtree(folder, ignore_errors=True)

@@ -22,12 +22,14 @@ frame_ms, save every save_ms. No task exists before asyncio.run; a new event loo
 import asyncio
 import gc
 
-from board import anims, display, edges, render, sensors
+from board import display, edges, render
 from board.commit import Commit, setup_of
 from board.controller import Controller
+from board.edges import sensors
+from board.edges.keys import Keys
 from board.journal import Journal
-from board.keys import Keys
-from board.power import Limiter
+from board.render import anims
+from board.render.power import Limiter
 from board.settings import Settings, tracks_for
 
 # MicroPython only (gc.mem_free is its API): a collect at calm points keeps the heap tidy there, and
@@ -95,7 +97,7 @@ class App:
     def note(self):
         """What the journal's seq mark says after its seqs (Journal.note): the brightness and the pegs of
         each track as drawn (-1: no side on it), which the next boot lights before the app's code is
-        loaded (board/firstlight.py)."""
+        loaded (board/render/firstlight.py)."""
         self._fill_view(self.now)
         v = self.render.view
         return ".%d.%d.%d.%d.%d.%d.%d" % (v[render.BRIGHT], v[0], v[1], v[2], v[3], v[4], v[5])

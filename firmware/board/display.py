@@ -72,10 +72,10 @@ def rows(match, settings, c, colours):
     hint = prompt(match, ctx)
     p = c.pending
     a = c.advising
-    # discard advice (board/advising.py), or the hand it kept for this show: (body, hint) or None
+    # discard advice (board/controller/advising.py), or the hand it kept for this show: (body, hint) or None
     advice = a.rows(match, c.entry, ctx) if a is not None else None
     if c.menu >= 0:
-        from board import menu  # loaded when the menu opened (Controller._open)
+        from board.controller import menu  # loaded when the menu opened (Controller._open)
 
         body, hint = menu.rows(match, settings, c.menu, colours)
     elif p is not None and p.ev is not None and p.ev.get("t") == "muggins":
@@ -147,7 +147,7 @@ def rows(match, settings, c, colours):
 def _entry(match, c, ctx):
     e = c.entry
     if e.name is not None:
-        from board import menu  # a name being keyed: the menu started it
+        from board.controller import menu  # a name being keyed: the menu started it
 
         return menu.lines(match, c)
     n = e.number()

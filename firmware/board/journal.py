@@ -31,7 +31,7 @@ own, so littlefs keeps it in another metadata pair than the journal's) records t
 given, and open() continues after max(journal, mark); a mark above the journal's end is reported as
 a rollback. The mark also keeps the seq the laptop acknowledged (ack()), the file's size, and what
 note() says (the app: the pegs as drawn, which start.py lights from the name alone at the next boot,
-board/firstlight.py). A mark of the older firmware's <seq>.<acked> is read as well.
+board/render/firstlight.py). A mark of the older firmware's <seq>.<acked> is read as well.
 """
 
 import os

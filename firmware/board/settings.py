@@ -10,7 +10,8 @@ from board.ticks import diff
 
 VERSION = 1
 
-# name -> (default, allowed values); the menu (board/menu.py) cycles through the allowed values in this order.
+# name -> (default, allowed values); the menu (board/controller/menu.py) cycles through the allowed values
+# in this order.
 SPEC = {
     "brightness": (96, (16, 32, 64, 96, 128, 192, 255)),
     "auto_ok_ms": (0, (0, 2000, 4000, 8000)),  # 0: a proposal waits for OK
@@ -23,7 +24,7 @@ SPEC = {
     "three": ("all", ("all", "cont")),
     "tracks": (0, (0, 1, 2)),  # which tracks the sides use when a game has fewer sides than tracks
     "watchdog": (False, (False, True)),
-    "advice": (False, (False, True)),  # discard advice (held MENU before the starter; board/advising.py)
+    "advice": (False, (False, True)),  # discard advice (held MENU before the starter; controller/advising.py)
 }
 MATCH_SETTINGS = ("form", "fmt", "games", "to", "muggins", "three")  # used at the next new match
 ORDER = (

@@ -332,7 +332,7 @@ def _makedir(path):
 
 def make_leds(board_def):
     """The LED chains, dark, their 5 V rail on: start.py makes them first for the first light
-    (board/firstlight.py) and hands them to make() in options["leds"]; dropped after boot with make."""
+    (board/render/firstlight.py) and hands them to make() in options["leds"]; dropped after boot with make."""
     from hal.ws2812 import Chains  # here, so the tests of the other parts need no rp2 module
 
     w = board_def.wiring

@@ -6,7 +6,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 # A script: its folder (the generators beside it) is on the path; the board file's checks are the
-# firmware's own (board.boardfile), so firmware/ goes there too.
+# firmware's own (board.boarddef.boardfile), so firmware/ goes there too.
 if os.path.join(ROOT, "firmware") not in sys.path:
     sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
@@ -21,7 +21,7 @@ from hwgen_svg import layout_svg  # noqa: E402
 from hwgen_tiles import PAPERS, tiles  # noqa: E402
 from hwgen_wiring import wiring_md  # noqa: E402
 
-from board.boardfile import load  # noqa: E402
+from board.boarddef.boardfile import load  # noqa: E402
 
 OUTPUTS = (
     ("layout.svg", layout_svg),

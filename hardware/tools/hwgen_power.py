@@ -1,5 +1,5 @@
-# Power budget (Markdown) from board.json, computed by the firmware's own limiter (board/power.py).
-from board.power import Limiter, budget
+# Power budget (Markdown) from board.json, computed by the firmware's own limiter (board/render/power.py).
+from board.render.power import Limiter, budget
 
 
 def typical_frame(board):
@@ -30,7 +30,8 @@ def power_md(board):
     out = [
         "# Power budget: %s" % board.name,
         "",
-        "**These are estimates**, computed by `firmware/board/power.py` (the firmware's own current limiter) "
+        "**These are estimates**, computed by `firmware/board/render/power.py` (the firmware's own current "
+        "limiter) "
         "from the `power` figures in `hardware/board.json`. WS2812B current varies by batch, supply "
         "voltage and "
         "temperature; measure your build with a USB meter before trusting the margin.",

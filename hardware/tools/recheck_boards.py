@@ -12,14 +12,14 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 # A script: its folder (the generators beside it) is on the path; the board file's checks are the
-# firmware's own (board.boardfile), so firmware/ goes there too.
+# firmware's own (board.boarddef.boardfile), so firmware/ goes there too.
 if os.path.join(ROOT, "firmware") not in sys.path:
     sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
 import hwgen_kicad  # noqa: E402
 from generate import write_circuit  # noqa: E402
 
-from board.boardfile import load  # noqa: E402
+from board.boarddef.boardfile import load  # noqa: E402
 
 
 def _committed(name):

@@ -2,7 +2,7 @@
 # discards ranked and paged, nothing pegged; a kept hand scored at the show.
 from scenario import Scenario
 
-from board.menu import MENU
+from board.controller.menu import MENU
 from cribbage.advice import Advisor, hundredths_text
 from cribbage.cards import format_cards, parse_cards
 from cribbage.showtotal import score_total

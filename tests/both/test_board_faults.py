@@ -2,7 +2,7 @@
 # pegged, the guarded reset, and a reboot that replays the journal to the same frame.
 from scenario import STEP_MS, Scenario
 
-from board import anims
+from board.render import anims
 
 
 def test_ok_bouncing_20ms_confirms_once():

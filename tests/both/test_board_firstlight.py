@@ -1,7 +1,7 @@
-# First light (board/firstlight.py, which start.py runs on the Pico): the pegs the journal holds, lit from
-# its seq mark's name on the Pico HAL's LED chains (the fakes of tests/support/rp2fakes.py: the words that
-# reach the wire), before any of the app's code is loaded; nothing lit from a mark that does not name the
-# journal as it is.
+# First light (board/render/firstlight.py, which start.py runs on the Pico): the pegs the journal holds,
+# lit from its seq mark's name on the Pico HAL's LED chains (the fakes of tests/support/rp2fakes.py: the
+# words that reach the wire), before any of the app's code is loaded; nothing lit from a mark that does
+# not name the journal as it is.
 import os
 import sys
 
@@ -10,11 +10,12 @@ from board_fixture import reference
 from scenario import Scenario
 
 from board import app as board_app
-from board import firstlight
+from board.render import firstlight
 
 # What start.py's first light may load: the renderer and the limiter (the app's own, loaded anyway);
 # neither the app nor the journal nor the game.
-ALLOWED = ("board.firstlight", "board.render", "board.anims", "board.ticks", "board.power", "board.crc")
+ALLOWED = ("board.render", "board.render.firstlight", "board.render.anims", "board.render.power")
+ALLOWED += ("board.ticks", "board.crc")
 
 
 def _played(**settings):
@@ -80,8 +81,8 @@ def _first_light(storage_dir):
             kept[name] = sys.modules.pop(name)
     hal_rp2, r = _pico_hal()
     try:
-        __import__("board.firstlight")
-        leds = sys.modules["board.firstlight"].show(reference(), hal_rp2, storage_dir)
+        __import__("board.render.firstlight")
+        leds = sys.modules["board.render.firstlight"].show(reference(), hal_rp2, storage_dir)
         loaded = [n for n in sys.modules if n.startswith(("board.", "cribbage.")) and n not in ALLOWED]
         return _wire(r, reference()), leds, loaded, r
     finally:

@@ -1,6 +1,6 @@
 # Key debounce, long press, stuck keys and the edge ring, against a fake clock that wraps at 2**30.
 from board import edges
-from board.keys import Keys
+from board.edges.keys import Keys
 from board.ticks import PERIOD, add, diff
 from check import drain, edge
 

@@ -1,14 +1,14 @@
 # The code loaded when a player first asks for it, not at boot (issue 15: the heap after boot): the menu
-# and name entry (board/menu.py) and the discard advice (board/advising.py, cribbage/advice.py, and the
-# fast show total it scores with, cribbage/showtotal.py and its table). Each loads when asked for; a load
-# that finds no room says so on the display and changes nothing.
+# and name entry (board/controller/menu.py) and the discard advice (board/controller/advising.py,
+# cribbage/advice.py, and the fast show total it scores with, cribbage/showtotal.py and its table). Each
+# loads when asked for; a load that finds no room says so on the display and changes nothing.
 import sys
 
 from scenario import Scenario
 
 LAZY = (
-    "board.menu",
-    "board.advising",
+    "board.controller.menu",
+    "board.controller.advising",
     "cribbage.advice",
     "cribbage.cribtables",
     "cribbage.showtotal",
@@ -61,9 +61,9 @@ def test_the_menu_loads_when_it_first_opens():
     _forget()
     s = Scenario()
     try:
-        assert "board.menu" not in sys.modules
+        assert "board.controller.menu" not in sys.modules
         s.press("MENU")
-        assert "board.menu" in sys.modules
+        assert "board.controller.menu" in sys.modules
         assert "1/13 UNDO=leave" in s.screen() and "Brightness" in s.screen()
         s.press("OK")  # the menu's OK changes the item's value
         assert s.app.settings["brightness"] == 128
@@ -74,7 +74,7 @@ def test_the_menu_loads_when_it_first_opens():
 def test_a_menu_with_no_room_to_load_says_so_and_changes_nothing():
     _forget()
     s = Scenario()
-    sys.modules["board.menu"] = _NoRoom()
+    sys.modules["board.controller.menu"] = _NoRoom()
     try:
         s.keys("A OK")
         before = s.screen()
@@ -82,7 +82,7 @@ def test_a_menu_with_no_room_to_load_says_so_and_changes_nothing():
         assert "Out of memory:" in s.said() and "no menu loaded" in s.said()
         assert s.app.controller.menu == -1 and s.app.settings["brightness"] == 96
     finally:
-        sys.modules.pop("board.menu", None)
+        sys.modules.pop("board.controller.menu", None)
     try:
         s.wait(10100)
         assert s.screen() == before  # the message gone, the board as it was
@@ -97,9 +97,9 @@ def test_the_advice_loads_when_first_asked_for():
     s = Scenario(advice=True)
     try:
         s.keys("A OK")
-        assert "board.advising" not in sys.modules and s.app.controller.advising is None
+        assert "board.controller.advising" not in sys.modules and s.app.controller.advising is None
         _advice_mode(s)
-        assert "board.advising" in sys.modules and "cribbage.advice" in sys.modules
+        assert "board.controller.advising" in sys.modules and "cribbage.advice" in sys.modules
         assert "cribbage.showtables" in sys.modules  # the fast total's table comes with the advice
         assert "Advice: P1" in s.screen() and "dealer: own crib" in s.screen()
         s.cards("AS 2H 3D 4C 5S 6H")
@@ -112,7 +112,7 @@ def test_the_advice_loads_when_first_asked_for():
 def test_advice_with_no_room_to_load_says_so_and_changes_nothing():
     _forget()
     s = Scenario(advice=True)
-    sys.modules["board.advising"] = _NoRoom()
+    sys.modules["board.controller.advising"] = _NoRoom()
     try:
         s.keys("A OK")
         journal = len(s.journal())
@@ -124,7 +124,7 @@ def test_advice_with_no_room_to_load_says_so_and_changes_nothing():
         s.press("UNDO")
         s.press("OK")  # the starter undone
     finally:
-        sys.modules.pop("board.advising", None)
+        sys.modules.pop("board.controller.advising", None)
     try:
         assert s.app.match.starter is None
         _advice_mode(s)  # room again: asked for once more, it loads

@@ -3,7 +3,7 @@ import json
 
 from scenario import Scenario
 
-READ_MS = 1500  # board/controller.py _LINK_READ_MS: no OK or UNDO so soon after a laptop's proposal
+READ_MS = 1500  # board/controller/ _LINK_READ_MS: no OK or UNDO so soon after a laptop's proposal
 
 
 def _sent(s):

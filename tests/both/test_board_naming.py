@@ -3,9 +3,9 @@
 # core's `name` event (journalled, undone, replayed at boot) and goes on to the next side.
 from scenario import Scenario
 
+from board.controller.menu import MENU
 from board.deal import muggins
 from board.display import play_lines, prompt, result_lines, show_lines
-from board.menu import MENU
 from cribbage import events as E
 from cribbage.cards import parse_card
 from cribbage.game import Match

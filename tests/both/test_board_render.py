@@ -1,8 +1,9 @@
 # LED frames from the view: pegs, proposal blink, dealer, match points, animations, limiter, no redraw.
 from board_fixture import reference
 
-from board import anims, render
-from board.power import Limiter
+from board import render
+from board.render import anims
+from board.render.power import Limiter
 from board.ticks import PERIOD, add
 
 T0 = PERIOD - 300
@@ -128,7 +129,7 @@ def test_a_frame_of_pegs_or_an_animation_within_budget_is_not_summed_by_the_limi
     which fit its budget even at full white: such a frame is not summed. An animation may light
     any LED: its frame's bytes that are not 0, each at 255, bound it (counted in C); only a frame
     whose bound passes the budget is summed (before: every animation's frame, 4.6 ms on a Pico)."""
-    from board import power
+    from board.render import power
 
     b, r = _render()
     v = r.view

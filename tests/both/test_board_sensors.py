@@ -2,7 +2,7 @@
 from array import array
 
 from board import edges
-from board.sensors import Sensors
+from board.edges.sensors import Sensors
 from board.ticks import PERIOD, add
 from check import drain
 

@@ -2,7 +2,7 @@
 from board_fixture import reference
 from scenario import Scenario
 
-from board import anims
+from board.render import anims
 from cribbage.cards import parse_cards
 
 

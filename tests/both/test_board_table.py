@@ -3,7 +3,7 @@
 # laid whole, and no cards taken once the game is won.
 from scenario import Scenario
 
-from board.menu import MENU
+from board.controller.menu import MENU
 
 
 def _menu_screens(s):

@@ -1,8 +1,8 @@
 # The board file: the reference validates, and each kind of mistake is refused naming the field.
 from fakehal import remove_tree, scratch_dir
 
-from board import boardcache
-from board.boardfile import KEYS, BoardFileError, load, read
+from board.boarddef import boardcache
+from board.boarddef.boardfile import KEYS, BoardFileError, load, read
 from check import message, raises
 
 SWEEP = 300  # board-file mutations in the sweep (issue 9: 300)

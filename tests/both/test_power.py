@@ -1,6 +1,6 @@
 # The current limiter: estimates from the board file's figures, every frame dimmed into the budget.
-from board.boardfile import load
-from board.power import Limiter, budget
+from board.boarddef.boardfile import load
+from board.render.power import Limiter, budget
 
 POWER = {
     "supply_ma": 3000,

@@ -199,7 +199,7 @@ def test_boot_600_events_sync_equals_journal_and_a_reset_mid_sync(image600, line
     want = [json.loads(line) for line in lines600]
     with emupico.Pico(WORK, "j600", load_fs=image600) as pico:
         lit, replayed = _booted(pico)
-        assert lit < replayed  # the pegs lit from the seq mark (board/firstlight.py), before the app's replay
+        assert lit < replayed  # the pegs lit from the seq mark (render/firstlight.py), before the replay
         assert "journal: 600 records replayed" in pico.console_text(), pico.console_text()[-500:]
         _shows_journal(pico, lines600)
         _sync(pico, db)

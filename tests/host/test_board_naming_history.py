@@ -5,8 +5,8 @@ from linkfakes import journal
 from scenario import Scenario
 from typer.testing import CliRunner
 
+from board.controller.menu import MENU
 from board.link import Link
-from board.menu import MENU
 from crib.cli import app
 from crib.history.replay import rebuild
 from crib.history.sync import sync

@@ -9,7 +9,7 @@ from crib.cli import app
 from crib.link import ports as crib_ports
 
 runner = CliRunner()
-READ_MS = 1500  # board/controller.py _LINK_READ_MS: keys are not taken this soon after a proposal
+READ_MS = 1500  # board/controller/ _LINK_READ_MS: keys are not taken this soon after a proposal
 
 
 class BoardPort:

@@ -160,8 +160,15 @@ def test_the_frozen_build_manifest_lists_every_board_module_and_no_sim_one():
     calls = {}
 
     def package(path, files=None, base_path=".", opt=None):
+        # As MicroPython's manifestfile: every .py under the folder, its sub-packages' too.
         folder = os.path.join(ROOT, "firmware", path)
-        names = files or [n for n in os.listdir(folder) if n.endswith(".py")]
+        names = files
+        if names is None:
+            names = []
+            for where, dirs, found in os.walk(folder):
+                dirs[:] = [d for d in dirs if d != "__pycache__"]
+                rel = os.path.relpath(where, folder).replace(os.sep, "/")
+                names += [n if rel == "." else rel + "/" + n for n in found if n.endswith(".py")]
         frozen.extend(path + "/" + n for n in names)
 
     def module(path, base_path=".", opt=None):

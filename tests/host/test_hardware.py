@@ -15,8 +15,8 @@ from hwgen_power import power_md, typical_frame
 from hwgen_svg import MARGIN, holes, layout_svg, sensor_of
 from hwgen_wiring import PICO_PIN, wiring_md
 
-from board.boardfile import load, read
-from board.power import Limiter, budget
+from board.boarddef.boardfile import load, read
+from board.render.power import Limiter, budget
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BOARD_JSON = os.path.join(ROOT, "hardware", "board.json")

@@ -11,7 +11,7 @@ import pytest
 from hwgen_bom import bom_csv
 from hwgen_circuit import SR_BIT_PIN, lit_holes
 
-from board.boardfile import load
+from board.boarddef.boardfile import load
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BOARD_JSON = os.path.join(ROOT, "hardware", "board.json")

@@ -43,7 +43,7 @@ def test_the_sims_hal_and_the_picos_as_measured():
 def test_the_picos_byte_buffers_are_the_reference_boards():
     # Counted at their own size, not scaled as objects are: the display's frame, one word an LED, the
     # USB link's line buffer (one over the longest line, and its one-byte chunk).
-    from board import boardfile
+    from board.boarddef import boardfile
     from hal.lines import MAX_LINE
 
     b = boardfile.load(os.path.join(ROOT, "hardware", "board.json"))

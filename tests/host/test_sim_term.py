@@ -9,7 +9,7 @@ import tempfile
 
 import simbuild
 
-from board import boardfile
+from board.boarddef import boardfile
 from sim import term
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

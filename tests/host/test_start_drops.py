@@ -54,8 +54,8 @@ def test_the_pico_hal_works_without_its_set_up_code():
 
 # What only the App's set-up runs: start.py's main deletes these constructors (and functions) once
 # the App is built. A call of one anywhere else in what runs on a board (the firmware, and the simulator's
-# code around it) would fail after boot; the first light (board/firstlight.py) runs before the App.
-SET_UP = ("start.py:main", "board/app.py:App.__init__", "board/firstlight.py:show")
+# code around it) would fail after boot; the first light (board/render/firstlight.py) runs before the App.
+SET_UP = ("start.py:main", "board/app.py:App.__init__", "board/render/firstlight.py:show")
 
 
 def _dropped_setup():
@@ -129,8 +129,8 @@ def test_what_start_drops_after_the_set_up_only_the_set_up_calls():
 
 
 def test_the_pico_lights_the_pegs_before_it_loads_the_app():
-    # start.py's main: the first light (board/firstlight.py) runs before the app's import, and its module
-    # is dropped after it.
+    # start.py's main: the first light (board/render/firstlight.py) runs before the app's import, and its
+    # module is dropped after it.
     with open(os.path.join(ROOT, "firmware", "start.py")) as f:
         tree = ast.parse(f.read())
     main = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "main")
@@ -157,13 +157,14 @@ WIRING_READERS = (
     "start.py:main",  # hands it over, then drops it
     "hal/rp2.py:make",
     "hal/rp2.py:make_leds",
-    "board/firstlight.py:show",
+    "board/render/firstlight.py:show",
     "board/app.py:App.__init__",
-    "board/sensors.py:from_board",  # called by App.__init__, and dropped with it
-    "board/power.py:budget",  # the maker's power budget (hardware/tools), never on a board
+    "board/edges/sensors.py:from_board",  # called by App.__init__, and dropped with it
+    "board/render/power.py:budget",  # the maker's power budget (hardware/tools), never on a board
     "sim/parts.py:SimSensors.__init__",  # sim.hal.make's
 )
-BOARD_FILES = ("board/boarddef.py", "board/boardfile.py", "board/boardcache.py")  # make and fill it
+# The board file's modules make and fill it
+BOARD_FILES = ("board/boarddef/__init__.py", "board/boarddef/boardfile.py", "board/boarddef/boardcache.py")
 
 
 def test_only_the_set_up_reads_the_boards_wiring():
@@ -192,7 +193,8 @@ def test_a_board_without_its_wiring_says_so_and_plays_on():
     # and [] with no error. Now the board, its wiring dropped as start.py drops it, has no such field.
     from fakehal import FakeHal, remove_tree
 
-    from board import app, boardfile
+    from board import app
+    from board.boarddef import boardfile
 
     b = boardfile.load(os.path.join(ROOT, "hardware", "board.json"), layout=False)
     hal = FakeHal(b)

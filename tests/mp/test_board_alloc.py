@@ -2,9 +2,11 @@
 import micropython
 from board_fixture import reference
 
-from board import anims, edges, render, sensors
-from board.keys import Keys
-from board.power import Limiter
+from board import edges, render
+from board.edges import sensors
+from board.edges.keys import Keys
+from board.render import anims
+from board.render.power import Limiter
 from board.ticks import PERIOD, add
 
 T0 = PERIOD - 1000

@@ -6,7 +6,7 @@ import sys
 from board_fixture import root
 from fakehal import remove_tree, scratch_dir
 
-from board import boardcache
+from board.boarddef import boardcache
 
 GOOD = root() + "/hardware/board.json"
 
@@ -23,7 +23,7 @@ class ShowsErrors:
 
 def _board_folder(edit=None):
     """A folder with a copy of board.json and the cache of the unedited file; edit(raw) changes the copy."""
-    from board import boardfile
+    from board.boarddef import boardfile
 
     folder = scratch_dir()
     with open(GOOD) as f:
@@ -43,12 +43,12 @@ def _board_folder(edit=None):
 
 
 def _forget_validator():
-    import board
+    from board import boarddef
 
     for name in ("boardfile", "boardcache"):
-        sys.modules.pop("board." + name, None)
-        if hasattr(board, name):
-            delattr(board, name)
+        sys.modules.pop("board.boarddef." + name, None)
+        if hasattr(boarddef, name):
+            delattr(boarddef, name)
 
 
 def test_a_board_file_with_its_cache_boots_without_the_validator():
@@ -58,7 +58,9 @@ def test_a_board_file_with_its_cache_boots_without_the_validator():
     try:
         b = _load_board(folder + "/board.json", False, ShowsErrors())
         assert b is not None and b.sides == 3 and len(b.led_track[2]) == 120
-        assert "board.boardfile" not in sys.modules and "board.boardcache" not in sys.modules
+        assert (
+            "board.boarddef.boardfile" not in sys.modules and "board.boarddef.boardcache" not in sys.modules
+        )
     finally:
         remove_tree(folder)
 
@@ -77,7 +79,7 @@ def test_an_edited_board_file_is_checked_and_refused_naming_the_field():
         assert start._load_board(folder + "/board.json", False, hal) is None
         assert len(hal.shown) == 1 and "leds.track[0][5]" in hal.shown[0][0], hal.shown
         assert console == ["board file refused: " + hal.shown[0][0]], console
-        assert "board.boardfile" not in sys.modules  # dropped after the check all the same
+        assert "board.boarddef.boardfile" not in sys.modules  # dropped after the check all the same
     finally:
         del start.print
         remove_tree(folder)

@@ -8,7 +8,8 @@ import os
 
 from board_fixture import reference
 
-from board import edges, sensors
+from board import edges
+from board.edges import sensors
 from cribbage import crctable
 
 

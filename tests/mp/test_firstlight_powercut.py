@@ -1,7 +1,8 @@
-# Power cuts and the first light (board/firstlight.py), on real littlefs: a board's session (scores, an ack,
-# a compaction, a new match, its cut and a score) cut at every flash program and erase (whole, and half done).
-# After each cut the first light, from the seq mark alone, lights nothing or exactly the pegs of the match
-# the next boot replays from the journal, in the colours the app draws them; never another state's pegs.
+# Power cuts and the first light (board/render/firstlight.py), on real littlefs: a board's session (scores,
+# an ack, a compaction, a new match, its cut and a score) cut at every flash program and erase (whole, and
+# half done). After each cut the first light, from the seq mark alone, lights nothing or exactly the pegs
+# of the match the next boot replays from the journal, in the colours the app draws them; never another
+# state's pegs.
 import gc
 
 import lfsjournal as lfs
@@ -9,7 +10,7 @@ import vfs
 from cutblockdev import CutBlockDev
 from scenario import Scenario
 
-from board import firstlight
+from board.render import firstlight
 
 BLOCK_COUNT = 24
 MOUNT = "/flcut"

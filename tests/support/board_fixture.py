@@ -1,5 +1,5 @@
 # The reference board definition for tests, loaded once per interpreter.
-from board import boardfile
+from board.boarddef import boardfile
 
 _cache = []
 

@@ -1,6 +1,6 @@
 # What keyed cards, numbers and a lone OK mean in each phase of the deal: the cut, the starter, the
 # play (laid on the keypad or pegged on the holes), the show. Part of the controller
-# (board/controller.py, a base class of Controller): its contract, state and dependencies are written
+# (board/controller/, a base class of Controller): its contract, state and dependencies are written
 # once, in Controller's docstring; these methods use them and decide nothing else.
 # pyright: reportAttributeAccessIssue=false
 # (Keyed's state and helpers are Controller's, its one subclass: pyright cannot see a base class's host.)
@@ -11,7 +11,7 @@ from cribbage.errors import CribError
 
 
 class Keyed:
-    """The controller's keying: Controller's contract (board/controller.py) is this class's."""
+    """The controller's keying: Controller's contract (its docstring) is this class's."""
 
     def _rank(self, r):
         fresh = not self.entry.active()

@@ -1,6 +1,6 @@
 # Keyed cards and numbers: a rank key then a suit key makes a card; rank keys as digits make a number.
 # Pure state for the controller; docs/keys.md tells the grammar. A = 1 .. 9, T = 0 (T alone is 10).
-# A player's name is keyed here too: the rank keys as a phone's letters (board/menu.py letter()).
+# A player's name is keyed here too: the rank keys as a phone's letters (board/controller/menu.py letter()).
 from cribbage.cards import format_card
 
 DIGIT_RANKS = 10  # ranks A..T can be digits; J Q K cannot

@@ -3,14 +3,14 @@
 drops this module. The seq mark (board/journal.py) is the name of an empty file, <seq>.<acked>.<size>.<note>,
 where the app's note (App.note) is the brightness and each track's front and back pegs as it last drew
 them. When <size> is the journal's size, the mark was written with the journal as it is: its pegs are
-the journal's, drawn as the app draws them (board/render.py) with nothing but the pegs in the view.
+the journal's, drawn as the app draws them (board.render) with nothing but the pegs in the view.
 Anything else (no mark, an older firmware's, a journal written after it) lights nothing here, and the
 app's first frame comes when it has booted. One folder listed and one file's size: no journal read."""
 
 import os
 
-from board.power import Limiter
 from board.render import BRIGHT, Render
+from board.render.power import Limiter
 
 JOURNAL = "/journal.log"  # board.app's: not imported from there, as the app's code is what this precedes
 

@@ -2,7 +2,7 @@
 #
 # API (read these attributes; nothing else in the firmware names a pin or an LED index):
 #   board = load(path_or_dict, name="board.json", layout=True)
-#       -> Board (board/boarddef.py), or raises BoardFileError naming the field. layout=False drops
+#       -> Board (board/boarddef/), or raises BoardFileError naming the field. layout=False drops
 #       the layout data once checked (the firmware never draws the board: 5 KB less on the heap).
 #   read(path) -> the raw dict (for tests and tools that edit a copy)
 # This module is only the validator: main.py drops it from sys.modules after boot (its code is
@@ -45,7 +45,7 @@
 #     key_rows, key_cols             GPIOs of the matrix (rows driven low one at a time, cols pulled up)
 #     display                        dict: type, i2c, sda, scl, address, width, height, freq
 #     power                          dict: supply_ma, budget_ma, idle_ma_per_led, ma_per_channel,
-#                                    mcu_ma, display_ma (see board/power.py, all estimates)
+#                                    mcu_ma, display_ma (see board/render/power.py, all estimates)
 import json
 from array import array
 

@@ -4,7 +4,7 @@
 # allocates after __init__ (tests/mp/test_board_render_alloc.py proves it under heap_lock).
 from array import array
 
-from board import anims
+from board.render import anims
 from board.ticks import diff
 
 try:

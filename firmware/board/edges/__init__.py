@@ -1,4 +1,5 @@
-# Input edges (key press/release/long/stuck, hole taps, sensor faults) as small ints in a fixed ring.
+# Input edges (key press/release/long/stuck, hole taps, sensor faults) as small ints in a fixed ring;
+# the package is the board's input: keys.py and sensors.py debounce the HAL's readings into the ring.
 # The ring is allocated once and drops the oldest edge when full (Hinch's ringbuf_queue): a burst of
 # input can never allocate or stall the scan task.
 from array import array

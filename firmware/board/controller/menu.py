@@ -63,7 +63,7 @@ def _entry(c, name, now):
 
 
 def letter(e, r, now):
-    """A rank key r while a name is keyed in e (board.entry.Entry), as on a phone: 2 = a b c 2, ...
+    """A rank key r while a name is keyed in e (board.controller.entry.Entry), as on a phone: 2 = a b c 2, ...
     9 = w x y z 9, A = . - ' 1, T = space 0; the same key again within 1.2 s turns the last letter to
     the key's next one. A letter starting the name or a word is a capital; K turns the last letter's
     case. -> display lines when refused, else None. Bytes throughout: a str's characters would be

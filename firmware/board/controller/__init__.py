@@ -1,13 +1,15 @@
 # Input edges + now_ms -> events committed, proposals, card entry and menus: the board's decision logic.
-# No I/O and no clock of its own. docs/keys.md is the key grammar in prose; the contract is below. What
-# keyed cards, numbers and a lone OK do in each phase of the deal is board/keyed.py (a base class).
+# No I/O and no clock of its own. docs/keys.md is the key grammar in prose; the contract is below. The
+# package is the controller whole: what keyed cards, numbers and a lone OK do in each phase of the deal
+# is keyed.py (a base class), the cards and digits being keyed entry.py, and the menu (menu.py) and the
+# discard advice (advising.py) are loaded the first time a player asks for them.
 from board import deal, display, edges
 from board.commit import setup_of
+from board.controller.entry import Entry
+from board.controller.keyed import Keyed
 from board.deal import GUARD_CHOICES, P_EVENT, P_GUARD, P_LINK, P_PEG, Pending
 from board.display import ROWS
-from board.entry import Entry
-from board.keyed import Keyed
-from board.sensors import GAME
+from board.edges.sensors import GAME
 from board.ticks import diff
 from cribbage import const
 from cribbage.cards import RANKS, SUITS
@@ -30,7 +32,7 @@ class Controller(Keyed):
         tracks()   the physical track of each side, by side (a tuple the app keeps)
         log(text)  the console
     Called by the app, in this order each pass:
-        handle(edge, now)   each input edge (board/edges.py); tick(now) once: auto-OK, fading messages
+        handle(edge, now)   each input edge (board/edges/); tick(now) once: auto-OK, fading messages
     and by the app's other parts:
         say(*lines)         a message over the prompt (reports, errors)
         offer_link(ev, note, now, answer) / withdraw_link()   the link pump: the laptop's proposal;
@@ -39,7 +41,7 @@ class Controller(Keyed):
         tracks()            read by the display (display.rows), by name, never written from outside
         blinking()          the proposed peg whose hole blinks (deal.Pending), or None
         changes             bumps whenever what is shown may have changed (the app redraws then)
-    The menu and the name entry (board/menu.py) and the discard advice (board/advising.py) are loaded
+    The menu and the name entry (menu.py beside this) and the discard advice (advising.py) are loaded
     the first time a player asks for them (_open, _long), not at boot: with the code in RAM their code
     is heap from then on; a load with no room says so and changes nothing (docs/memory.md). Neither
     writes the controller's fields: the menu's functions answer what a key does to the menu and the
@@ -47,7 +49,7 @@ class Controller(Keyed):
     and asks say() and commit() for the rest.
     Faults are codes (`fault`: edges.FAULT_*, `stuck`: a bitmap of keys), worded by the display.
     Split by idea: keys, taps, proposals and their answers here; what keyed cards, numbers and a lone
-    OK do in each phase of the deal in its base class board.keyed.Keyed (_rank, _suit, _ok,
+    OK do in each phase of the deal in its base class controller.keyed.Keyed (_rank, _suit, _ok,
     _use_cards, _score_show, _ok_alone), which has no state or contract of its own.
     """
 
@@ -62,7 +64,7 @@ class Controller(Keyed):
         self.pending = None  # deal.Pending waiting for OK
         self.entry = Entry()  # cards and numbers being keyed
         self.num_side = 0  # the side keyed points go to (MENU cycles it)
-        self.menu = -1  # index in board.menu.MENU while the menu is open
+        self.menu = -1  # index in board.controller.menu.MENU while the menu is open
         self.message = []  # lines shown over the prompt: errors, counts, reports
         self.page = 0  # the page shown of a message longer than the display (MENU turns it)
         self.now = 0  # the time of the edge or tick in hand
@@ -74,7 +76,7 @@ class Controller(Keyed):
         self.skip = None  # (game_no, deal_no, level, match.count): how far went by hand (deal.level)
         self.changes = 0  # bumps whenever something shown may have changed
         self._link_t = None  # when a laptop's proposal last appeared, changed or went (_LINK_READ_MS)
-        self.advising = None  # board.advising.Advising once advice was first asked for (_long)
+        self.advising = None  # board.controller.advising.Advising once advice was first asked for (_long)
 
     # ---- edges ------------------------------------------------------------------------------
 
@@ -168,7 +170,7 @@ class Controller(Keyed):
         if name == "OK" and self._unread(name, now):
             return  # maybe meant for a proposal the laptop has just replaced or withdrawn
         if self.menu >= 0:
-            from board import menu  # loaded when the menu opened (_open)
+            from board.controller import menu  # loaded when the menu opened (_open)
 
             if menu._press(self.menu, name, self.settings, now):
                 self._naming(0)  # "Player names": each side's name keyed in turn, from the first
@@ -181,14 +183,14 @@ class Controller(Keyed):
                 self.say("OK = yes", "UNDO = no")
             return
         if self.entry.name is not None:
-            from board import menu  # a player's name being keyed: the menu's "Player names" started it
+            from board.controller import menu  # a name being keyed: the menu's "Player names" started it
 
             side = menu._entry(self, name, now)
             if side >= 0:
                 self._naming(side)
             return
         if self.advising is not None and self.advising.on:
-            self.advising.handle(self, name, False)  # board/advising.py: nothing there is pegged
+            self.advising.handle(self, name, False)  # board/controller/advising.py: nothing there is pegged
             return
         r = RANKS.find(name) if len(name) == 1 else -1
         s = SUITS.find(name) if len(name) == 1 else -1
@@ -208,7 +210,7 @@ class Controller(Keyed):
 
     def _short(self, name, now):
         if self.menu >= 0:
-            from board import menu
+            from board.controller import menu
 
             self.menu = menu._short(self.menu, name)
             return
@@ -260,10 +262,10 @@ class Controller(Keyed):
             self._open()
 
     def _open(self):
-        """Open the menu, its code (board/menu.py) loaded the first time: with the code in RAM it is
-        heap from then on, not from boot. No room for it: said, and nothing changes."""
+        """Open the menu, its code (menu.py) loaded the first time: with the code in RAM it is heap
+        from then on, not from boot. No room for it: said, and nothing changes."""
         try:
-            from board.menu import MENU  # noqa: F401
+            from board.controller.menu import MENU  # noqa: F401
         except MemoryError:
             self.say("Out of memory:", "no menu loaded")  # ([name budget]: not a short string)
             return
@@ -296,10 +298,10 @@ class Controller(Keyed):
             starter = deal.context(self.book.match, self.settings, self.skip) == "starter"
             if self.settings["advice"] and self.pending is None and self.menu < 0 and starter:
                 if a is None:
-                    # The advice's code and tables (board/advising.py, cribbage/advice.py) are loaded
-                    # the first time it is asked for, not at boot (docs/memory.md).
+                    # The advice's code and tables (advising.py, cribbage/advice.py) are loaded the
+                    # first time it is asked for, not at boot (docs/memory.md).
                     try:
-                        from board.advising import Advising
+                        from board.controller.advising import Advising
 
                         a = Advising()
                     except MemoryError:
