@@ -1,6 +1,6 @@
 # Composition root: pick the HAL for this platform, load the board file, run the board app (main.py calls
 # main). On the Pico (sys.platform "rp2") it is hal.rp2 and /board.json; anywhere else (the MicroPython
-# unix port: `make sim`) the simulator's sim.hal (sim/, built beside the firmware by tools/sim.py, never
+# unix port: `make sim`) the simulator's sim.hal (sim/, built beside the firmware by sim/launch.py, never
 # deployed) with hardware/board.json and the sim's command line. A module, not
 # main.py itself: the Pico compiles main.py from source on its heap at every boot and keeps the
 # bytecode there, while this is compiled ahead and runs from flash with the rest (docs/memory.md).
@@ -73,7 +73,7 @@ def main(argv):
     if flash:
         # The code in flash: collect every 16 KB allocated, not only when an allocation finds the heap
         # full, so each import's garbage is freed before it spreads and the free room stays whole. With
-        # the code in RAM the heap is roomy and each collection of it costs the boot ~38 ms on a Pico
+        # the code in RAM the heap is roomy and each collection of it would cost the boot time
         # ([gc threshold] docs/memory.md).
         gc.threshold(16 * 1024)
     _intern_chars()  # first: their qstrs go in among the code's, before any state
@@ -88,9 +88,9 @@ def main(argv):
         options = hal_mod.parse_args(argv)
         path = options["board"] or _here() + "/../hardware/board.json"
 
-    # The board file first, in a heap still empty: reading and checking it peaks at ~30 KB here
-    # (the JSON as dicts and lists), and its validator (~20 KB of code) is dropped once it has
-    # filled the Board (board/boarddef/), so the code loaded next fills the holes both leave.
+    # The board file first, in a heap still empty: reading and checking it makes the JSON's dicts and
+    # lists, and its validator (a big module) is dropped once it has filled the Board
+    # (board/boarddef/), so the code loaded next fills the holes both leave.
     # Only a drawn sim keeps the layout: the firmware never draws the board.
     board_def = _load_board(path, options.get("layout", False), hal_mod)
     if board_def is None:
@@ -108,14 +108,14 @@ def main(argv):
     del _drop
 
     # Then every module's code, the state built after: code loaded late lands in whatever holes
-    # the state left, and a fragmented heap refuses a 1.3 KB import with 100 KB free.
-    # Three are loaded later (docs/memory.md):
+    # the state left, and a fragmented heap refuses an import with most of it free.
+    # Three are loaded later (docs/memory.md, "Loaded when first used"):
     # - the link, with the code in RAM only: App loads it at a laptop's first line (board/app.py pump),
-    #   and the game has its ~11 KB of bytecode until then. In flash it costs only its objects, and
-    #   loaded that late a laptop's sync in game 2 had game 3 run out of heap at 96 KB;
+    #   and the game has its bytecode's heap until then. In flash it costs only its objects, and loaded
+    #   at boot it never waits for room in the heap a match has left;
     # - the discard advice, with the code in RAM: at the first time it is asked for (Controller._long);
-    # - the menu, either way: when it first opens (Controller._open). Loaded at boot in flash, the
-    #   three-game match ran out of heap in game 3 at 96 KB (sim/match3.script).
+    # - the menu, either way: when it first opens (Controller._open); in flash its objects, loaded at
+    #   boot, would take room the three-game match needs at 96 KB (sim/match3.script).
     import asyncio
 
     from board import app

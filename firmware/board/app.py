@@ -208,7 +208,7 @@ class App:
     def pump(self, now):
         """The link's traffic: requests answered, pushes and a records stream's next chunks written.
         Every scan pass, not only the save pass: a sync's round trips take a scan pass, not 100 ms.
-        The link's code (~11 KB of heap with the code in RAM) is loaded when a laptop sends its first
+        The link's code (heap, with the code in RAM) is loaded when a laptop sends its first
         line (the blank one it opens the port with): the game has that heap until a laptop comes."""
         pump = self._pump
         if pump is None:
@@ -317,6 +317,6 @@ def run(app):
         asyncio.run(app.main())
     finally:
         # MicroPython keeps the exception handler on its one Loop: left set, it would hold the whole
-        # app (~100 KB) after the board stops (Ctrl-C for mpremote, the sim's end of script).
+        # app after the board stops (Ctrl-C for mpremote, the sim's end of script).
         asyncio.new_event_loop().set_exception_handler(None)
     return app

@@ -41,7 +41,7 @@ from cribbage.journal import crc32, number, parse, payload_of, record
 
 VERSION = 2
 MAGIC = b"cribboard-journal"
-DEFAULT_MAX_BYTES = 64 * 1024  # ~1400 records of ~46 bytes; the scripted three-game match is ~24 KB
+DEFAULT_MAX_BYTES = 64 * 1024  # ~1400 records of ~46 bytes: a few matches
 _MAX_RECORD = const(1100)  # a longer line is no record this firmware wrote (a link line is <= 1024)
 _MARK_EVERY = const(32)  # (seq, offset) of every 32nd record: records(seq) seeks near its seq
 _COPY_CHUNK = const(512)
@@ -290,8 +290,8 @@ class Journal:
         """Write the seq mark: the highest seq given out, the acknowledged seq, the file's size and the
         note in force; nothing when its name would not change."""
         # The mark is the name of an empty file in its own folder, renamed at each append: a rename
-        # is one commit and needs no file object or cache on the heap (an open file did, ~1 KB, and
-        # a full heap at 96 KB could not spare it).
+        # is one commit and needs no file object or cache on the heap, which an open file would hold
+        # all game.
         seq = max(self.mark, self.next_seq - 1)
         note = self.note
         new = "%s.seq/%d.%d.%d%s" % (self.path, seq, self.acked, self.size, "" if note is None else note())
@@ -306,8 +306,8 @@ class Journal:
 
     def ready(self):
         """Room for the next mark (seq, offset) in the marks' list, made now: the app calls this at its
-        calm points, so that an append never grows the list in the middle of a commit (a 96 KB run
-        found no 256 bytes for it there). A list keeps the room a slice deletion leaves."""
+        calm points, so that an append never grows the list in the middle of a commit (docs/memory.md,
+        "Take long-lived room at calm points"). A list keeps the room a slice deletion leaves."""
         marks = self._marks
         n = len(marks)
         marks.extend([0, 0])

@@ -3,10 +3,10 @@
 # API (read these attributes; nothing else in the firmware names a pin or an LED index):
 #   board = load(path_or_dict, name="board.json", layout=True)
 #       -> Board (board/boarddef/), or raises BoardFileError naming the field. layout=False drops
-#       the layout data once checked (the firmware never draws the board: 5 KB less on the heap).
+#       the layout data once checked (the firmware never draws the board: less on the heap).
 #   read(path) -> the raw dict (for tests and tools that edit a copy)
-# This module is only the validator: main.py drops it from sys.modules after boot (its code is
-# ~20 KB of a Pico's heap); Board and BoardFileError live in boarddef.py and are re-exported here.
+# This module is only the validator: start.py drops it from sys.modules after boot (its code is heap
+# on a stock Pico); Board and BoardFileError live in boarddef/ and are re-exported here.
 #
 # Board attributes (plain data; side 0..sides-1, hole 1..120 is index hole-1; the per-side hole maps
 # led_track, led_start, led_record, sensor_track, sensor_start are tuples of array("H")):
@@ -53,7 +53,7 @@ from board import jsonscan
 from board.boarddef import KEYS, Board, BoardFileError
 
 TRACK = 120
-MAX_BYTES = 16384  # the largest board file checked (the 3-track reference is 6.3 KB): a Pico's heap
+MAX_BYTES = 16384  # the largest board file checked (the 3-track reference is well under it): a Pico's heap
 MAX_TEXT = 64  # characters of a name or id
 MAX_NUM = 1e6  # the largest magnitude of a number (mA, mm): no infinity, no overflow downstream
 MAX_LEDS = 2000  # LEDs in all chains together (the reference has 397)

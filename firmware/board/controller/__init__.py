@@ -16,7 +16,7 @@ from cribbage.cards import RANKS, SUITS
 from cribbage.errors import CribError
 
 # OK and UNDO are not taken this long after a laptop's proposal appears, is replaced or withdrawn:
-# a press meant for the one the player was reading must not answer another (issue 9, item 6).
+# a press meant for the one the player was reading must not answer another.
 _LINK_READ_MS = const(1500)  # tests/both/test_board_link.py READ_MS says the same
 
 

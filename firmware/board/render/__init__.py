@@ -49,7 +49,7 @@ class Render:
         self._blank = None
         if framebuf is not None:
             # The frame seen as one row of 8-bit pixels: fill(0) blanks it in C, with no second
-            # frame-sized buffer of zeros to copy from (1.2 KB of heap on the reference board).
+            # frame-sized buffer of zeros to copy from, on the heap for good.
             self._blanker = framebuf.FrameBuffer(self.frame, 3 * board_def.led_count, 1, framebuf.GS8)
         else:
             self._blank = bytearray(3 * board_def.led_count)
@@ -105,7 +105,7 @@ class Render:
 
     def peg(self, side, hole, level):
         """A side's peg in `hole` at `level` (0 front, 1 back: also the start hole's slot): hole_led and
-        put_side in one call, the two a frame's pegs cost most (a call is ~10 us on a Pico). Names are
+        put_side in one call, the two a frame's pegs cost most (a call costs more than its work). Names are
         reused so that the frame stays within 11 words (docs/memory.md)."""
         if hole <= 0:
             hole = self.board.led_start[side][level]
