@@ -7,7 +7,7 @@ import sys
 
 import rp2fakes
 from board_fixture import reference
-from scenario import Scenario
+from scenario import Scenario, lit_rgb
 
 from board import app as board_app
 from board.render import firstlight
@@ -50,15 +50,6 @@ def _wire(r, b):
             frame[j + c] = w >> 8 & 255
         start_led += n
     return frame if frames > 1 else None
-
-
-def _lit(frame):
-    """{LED: (r, g, b)} of the lit LEDs of an R,G,B frame."""
-    out = {}
-    for i in range(len(frame) // 3):
-        if frame[3 * i] or frame[3 * i + 1] or frame[3 * i + 2]:
-            out[i] = (frame[3 * i], frame[3 * i + 1], frame[3 * i + 2])
-    return out
 
 
 def _pico_hal():
@@ -105,10 +96,10 @@ def test_the_pegs_the_journal_holds_are_lit_from_its_seq_mark_before_the_app_is_
             t = s.app.tracks()[side]
             pegs[b.led_track[t][m.front[side] - 1]] = s.app.render.colours[12 * t : 12 * t + 3]
             pegs[b.led_track[t][m.back[side] - 1]] = s.app.render.colours[12 * t + 3 : 12 * t + 6]
-        got = _lit(frame)
+        got = lit_rgb(frame)
         assert got == {led: tuple(rgb) for led, rgb in pegs.items()}
         # the same LEDs in the same colours as the app's own frame draws them; the dealer's LED the app's only
-        app_lit = _lit(s.hal.leds.frame)
+        app_lit = lit_rgb(s.hal.leds.frame)
         assert {led: app_lit[led] for led in got} == got
         assert sorted(set(app_lit) - set(got)) == [b.led_dealer[s.app.tracks()[0]]]
         # the chains it lit are the ones the HAL's set-up takes over (not a second set of state machines)
@@ -208,7 +199,7 @@ def test_a_new_match_is_first_lit_in_its_start_holes():
         frame = _first_light(s.hal.storage_dir)[0]
         b = s.board
         assert frame is not None
-        assert sorted(_lit(frame)) == sorted(b.led_start[t][k] for t in (0, 1) for k in (0, 1))
+        assert sorted(lit_rgb(frame)) == sorted(b.led_start[t][k] for t in (0, 1) for k in (0, 1))
     finally:
         s.close()
 

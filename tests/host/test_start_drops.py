@@ -58,11 +58,16 @@ def test_the_pico_hal_works_without_its_set_up_code():
 SET_UP = ("start.py:main", "board/app.py:App.__init__", "board/render/firstlight.py:show")
 
 
-def _dropped_setup():
-    """(the classes whose constructors start.py's main deletes, the module functions it deletes with them)."""
+def _start_main():
+    """start.py's main, parsed."""
     with open(os.path.join(ROOT, "firmware", "start.py")) as f:
         tree = ast.parse(f.read())
-    main = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "main")
+    return next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "main")
+
+
+def _dropped_setup():
+    """(the classes whose constructors start.py's main deletes, the module functions it deletes with them)."""
+    main = _start_main()
     loop = next(
         n
         for n in ast.walk(main)
@@ -131,9 +136,7 @@ def test_what_start_drops_after_the_set_up_only_the_set_up_calls():
 def test_the_pico_lights_the_pegs_before_it_loads_the_app():
     # start.py's main: the first light (board/render/firstlight.py) runs before the app's import, and its
     # module is dropped after it.
-    with open(os.path.join(ROOT, "firmware", "start.py")) as f:
-        tree = ast.parse(f.read())
-    main = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "main")
+    main = _start_main()
     lines = {}
     for node in ast.walk(main):
         if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "show":
@@ -174,9 +177,7 @@ def test_only_the_set_up_reads_the_boards_wiring():
 
 
 def test_start_drops_the_wiring_once_the_app_is_made():
-    with open(os.path.join(ROOT, "firmware", "start.py")) as f:
-        tree = ast.parse(f.read())
-    main = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "main")
+    main = _start_main()
     lines = {}
     for node in ast.walk(main):
         if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "App":

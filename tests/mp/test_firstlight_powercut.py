@@ -8,7 +8,7 @@ import gc
 import lfsjournal as lfs
 import vfs
 from cutblockdev import CutBlockDev
-from scenario import Scenario
+from scenario import Scenario, lit_rgb
 
 from board.render import firstlight
 
@@ -86,14 +86,6 @@ def _pegs(s):
     return out
 
 
-def _lit(frame):
-    out = {}
-    for i in range(len(frame) // 3):
-        if frame[3 * i] or frame[3 * i + 1] or frame[3 * i + 2]:
-            out[i] = (frame[3 * i], frame[3 * i + 1], frame[3 * i + 2])
-    return out
-
-
 def test_the_first_light_after_a_power_cut_at_every_flash_operation_is_the_journals_pegs_or_nothing():
     dev = lfs.fresh(BLOCK_COUNT, MOUNT)
     s = Scenario(storage_dir=MOUNT)
@@ -109,7 +101,7 @@ def test_the_first_light_after_a_power_cut_at_every_flash_operation_is_the_journ
     ops = dev.ops
     s.app.journal.close()
     booted = Scenario(storage_dir=MOUNT)
-    assert _lit(_first_light(s.board)) == _pegs(booted), "the uncut session"
+    assert lit_rgb(_first_light(s.board)) == _pegs(booted), "the uncut session"
     booted.app.journal.close()
     lit = dark = 0
     for half in (False, True):
@@ -139,7 +131,7 @@ def test_the_first_light_after_a_power_cut_at_every_flash_operation_is_the_journ
                 dark += 1
             else:
                 lit += 1
-                assert _lit(frame) == _pegs(booted), label
+                assert lit_rgb(frame) == _pegs(booted), label
             booted.app.journal.close()
     vfs.umount(MOUNT)
     assert lit and dark, (lit, dark)

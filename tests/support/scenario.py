@@ -142,3 +142,12 @@ class Scenario:
     def close(self):
         self.app.journal.close()
         remove_tree(self.hal.storage_dir)
+
+
+def lit_rgb(frame):
+    """{LED: (r, g, b)} of the lit LEDs of an R,G,B frame."""
+    out = {}
+    for i in range(len(frame) // 3):
+        if frame[3 * i] or frame[3 * i + 1] or frame[3 * i + 2]:
+            out[i] = (frame[3 * i], frame[3 * i + 1], frame[3 * i + 2])
+    return out
