@@ -101,7 +101,7 @@ def bench_advice(b, out):
     """Discard advice from the OK that ends the keying to the first ranked page on the glass:
     the ranking (Advising.rank_cards), the page's rows (Advising.lines) and, on the Pico, the display's
     drawing and its I2C transfer (hal.rp2.Display over micropython-lib's SSD1306 driver, the emulated one)."""
-    from board import deal, display  # noqa: F401 (loaded at boot: not the advice's own load)
+    from board import controller, deal, display  # noqa: F401 (loaded at boot: not the advice's own load)
     from cribbage import events
     from cribbage.game import Match
 
