@@ -13,6 +13,7 @@ from linkfakes import journal, matches, new_match, pegs
 
 from board import link as board_link
 from board.link import Link
+from crib.history import sync as sync_mod
 from crib.history.sync import sync
 from crib.link.client import LinkClient, LinkError, Refused
 from crib.store import db, schema
@@ -36,6 +37,14 @@ def many(n_events):
 
 def client_for(link):
     return LinkClient(FakePort(link), timeout=0.5)
+
+
+def test_a_sync_report_counts_in_words():
+    rep = sync_mod.SyncReport("b1")
+    rep.start, rep.end, rep.added, rep.pages = 7, 8, 1, 1
+    assert str(rep) == "board b1: 1 new event (seq 7..7), stored in 1 batch"
+    rep.added = 0
+    assert str(rep).startswith("board b1: 0 new events")
 
 
 def stored(con):

@@ -27,9 +27,10 @@ class SyncReport:
         self.changed = None  # type: int | None  # the lowest seq stored or served again by this sync
 
     def __str__(self):
-        text = "board %s: %d new events (seq %d..%d), stored in %d batch%s" % (
+        text = "board %s: %d new event%s (seq %d..%d), stored in %d batch%s" % (
             self.board,
             self.added,
+            "" if self.added == 1 else "s",
             self.start,
             max(self.start, self.end - 1),
             self.pages,
@@ -167,7 +168,8 @@ def _check_complete(report, got_to, announced, gone_before):
         return
     raise LinkError(
         "the board announced events up to seq %d but stopped serving at seq %d: the sync is "
-        "incomplete (%d new events stored); run crib sync again" % (announced - 1, got_to, report.added)
+        "incomplete (%d new event%s stored); run crib sync again"
+        % (announced - 1, got_to, report.added, "" if report.added == 1 else "s")
     )
 
 
