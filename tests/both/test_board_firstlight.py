@@ -15,7 +15,7 @@ from board.render import firstlight
 # What start.py's first light may load: the renderer and the limiter (the app's own, loaded anyway);
 # neither the app nor the journal nor the game.
 ALLOWED = ("board.render", "board.render.firstlight", "board.render.anims", "board.render.power")
-ALLOWED += ("board.ticks", "board.crc")
+ALLOWED += ("board.ticks",)
 
 
 def _played(**settings):

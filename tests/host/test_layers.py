@@ -1,4 +1,4 @@
-# The dependency direction of the firmware and what ships, checked from the sources (issue 10, items 5):
+# The dependency direction of the firmware and what ships, checked from the sources:
 # the core imports nothing from the board or the HAL, the HAL nothing above it, the simulator's folder is
 # never deployed, and firmware/manifest.py (the one list of what ships) holds everything under firmware/.
 # The laptop's crib the same way: its command line on top, the link to a board and the store at the bottom.
