@@ -32,7 +32,7 @@ class Ring:
     """Fixed-size FIFO of edges; put() never allocates and drops the oldest when full."""
 
     def __init__(self, size=32):
-        self._buf = array("i", [0] * size)
+        self._buf = array("i", range(size))  # slots are written before they are read [array rule]
         self._size = size
         self._head = 0  # index of the oldest edge
         self._n = 0

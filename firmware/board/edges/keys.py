@@ -17,7 +17,8 @@ class Keys:
         self.count = count
         self._ring = ring
         self.held = 0  # debounced bitmap, bit i = key i down
-        self._since = array("i", [0] * count)  # tick of each key's last debounced edge
+        # tick of each key's last debounced edge, set at the first scan [array rule]
+        self._since = array("i", range(count))
         self._long = 0  # keys whose long press has been reported this press
         self._ignore = 0  # keys stuck, or held at power-up: no edges until released
         self.stuck = 0  # keys reported stuck and not yet released

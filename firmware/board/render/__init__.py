@@ -53,11 +53,15 @@ class Render:
             self._blanker = framebuf.FrameBuffer(self.frame, 3 * board_def.led_count, 1, framebuf.GS8)
         else:
             self._blank = bytearray(3 * board_def.led_count)
-        self.view = array("i", [0] * SIZE)
+        self.view = array("i", range(SIZE))  # [array rule]
+        for i in range(SIZE):
+            self.view[i] = 0
         self.view[DEALER] = self.view[WINNER] = self.view[PEND_SIDE] = -1
         self.view[SIDES] = board_def.sides
         self.view[BRIGHT] = board_def.brightness
-        self._last = array("i", [-1] * SIZE)
+        self._last = array("i", range(SIZE))
+        for i in range(SIZE):
+            self._last[i] = -1
         # The view and the last one drawn seen as rows of bytes: update() compares them with == and
         # copies one over the other with blit, both in C (a Python loop over the 21 entries was a
         # fifth of a frame's render on a Pico).
