@@ -389,9 +389,11 @@ class SimHal:
 
             from board.app import JOURNAL
 
-            # The firmware has stopped, but asyncio still points at the task that was running
-            # (and so at the whole app): let it go, so the replay below has the heap.
+            # The firmware has stopped, but asyncio still points at the task that was running and
+            # queues the others (the link's, the sensors'): each holds the whole app. A new loop lets
+            # them go, so the replay below has the heap the board had.
             core.cur_task = None
+            core.new_event_loop()
             if self.options["headless"] and self.options["qstr"]:
                 _qstr_pools()  # as the firmware left them (the replay below is the sim's, not the board's)
 
