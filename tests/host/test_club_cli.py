@@ -48,3 +48,11 @@ def test_names_with_control_characters_are_refused_and_an_older_nights_are_print
     assert "Ann\\x1b[31m" in r.said and "Bob\\x0d" in r.said
     r = clean(runner.invoke(app, ["club", "standings", "--db", path]))
     assert "Tue\\x1b]0;pwned\\x07: standings" in r.said
+
+
+def test_serve_with_a_history_that_is_not_there_says_so_in_its_own_words(tmp_path):
+    missing = str(tmp_path / "nowhere" / "history.db")
+    r = clean(runner.invoke(app, ["serve", "--db", missing, "--port", "1"]))
+    assert r.exit_code == 1 and r.said.startswith("crib: no history at "), r.said
+    assert "crib club" not in r.said and "scoreboard:" not in r.output
+    assert not (tmp_path / "nowhere").exists()

@@ -21,6 +21,9 @@ def serve_cmd(
     It only reads the history: keep the boards syncing (crib sync) and the page follows."""
     from crib.web.serve import serve
 
-    club.open_db(db_path).close()  # a bad --db is said here, not inside the server
+    try:  # a bad --db is said here, in serve's words, not inside the server
+        db.connect(db_path, True).close()
+    except db.DbError as e:
+        common.fail(str(e))
     common.console.print("scoreboard: http://%s:%d/  (Ctrl-C stops it)" % (host, port))
     serve(db_path or db.default_path(), host, port)
