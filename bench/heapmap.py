@@ -35,8 +35,21 @@ def _file(name):
     return path + "/__init__.py" if os.path.isdir(path) else path + ".py"
 
 
+def _imports(node, eager, lazy, inside):
+    """The modules node imports: eager (at import) or lazy (in a function's body)."""
+    for child in ast.iter_child_nodes(node):
+        into = lazy if inside else eager
+        if isinstance(child, ast.Import):
+            into += [a.name for a in child.names]
+        elif isinstance(child, ast.ImportFrom) and child.module:
+            into += [child.module] + [child.module + "." + a.name for a in child.names]
+        func = isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+        _imports(child, eager, lazy, inside or func)
+
+
 def import_order(*tops, after=()):
-    """The firmware's modules that tops import (at any depth, lazily or not), each after those it imports."""
+    """The firmware's modules that tops import (at any depth, lazily or not), each after those it imports
+    at load (a function's imports may come after)."""
     seen, order = set(after), []
 
     def visit(name):
@@ -47,19 +60,26 @@ def import_order(*tops, after=()):
             visit(name.rsplit(".", 1)[0])
         with open(_file(name)) as f:
             tree = ast.parse(f.read())
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                for a in node.names:
-                    visit(a.name)
-            elif isinstance(node, ast.ImportFrom) and node.module:
-                visit(node.module)
-                for a in node.names:
-                    visit(node.module + "." + a.name)
+        eager, lazy = [], []
+        _imports(tree, eager, lazy, False)
+        for dep in eager:
+            visit(dep)
         order.append(name)
+        # a function's imports run after the module is loaded: they need not come before it
+        for dep in lazy:
+            visit(dep)
 
     for top in tops:
         visit(top)
-    return order
+    # A sub-module its package's __init__ imports loads with the package (importing it alone would run
+    # the package first, and with it the package's other imports): it is measured in the package's row.
+    at = {name: i for i, name in enumerate(order)}
+    return [n for i, n in enumerate(order) if not any(at.get(p, -1) > i for p in _packages(n))]
+
+
+def _packages(name):
+    parts = name.split(".")
+    return [".".join(parts[:k]) for k in range(1, len(parts))]
 
 
 def script():
@@ -148,7 +168,7 @@ def table(runs):
     cols = list(runs)
     timed = [c for c in cols if c.startswith("Pico")]  # device time: the unix port's is not the Pico's
     heads = ["%12s" % c for c in cols] + ["%12s" % (c + " ms") for c in timed]
-    print("%-58s %s" % ("part (bytes held after a collection)", " ".join(heads)))
+    print("%-72s %s" % ("part (bytes held after a collection)", " ".join(heads)))
     for name in names:
         row = []
         for c in cols:
@@ -157,13 +177,13 @@ def table(runs):
         for c in timed:
             got = [us for k, _n, us in runs[c]["parts"] if k == name]
             row.append("%12s" % ("%.1f" % (got[0] / 1000) if got else "-"))
-        print("%-58s %s" % (name[:58], " ".join(row)))
+        print("%-72s %s" % (name[:72], " ".join(row)))
     sums = ["%12d" % sum(n for _k, n, _us in runs[c]["parts"]) for c in cols]
     sums += ["%12.1f" % (sum(us for _k, _n, us in runs[c]["parts"]) / 1000) for c in timed]
-    print("%-58s %s" % ("sum", " ".join(sums)))
-    print("%-58s %s" % ("free after boot", " ".join("%12d" % runs[c]["free"] for c in cols)))
+    print("%-72s %s" % ("sum", " ".join(sums)))
+    print("%-72s %s" % ("free after boot", " ".join("%12d" % runs[c]["free"] for c in cols)))
     print(
-        "%-58s %s"
+        "%-72s %s"
         % (
             "free with the link, menu and advice loaded",
             " ".join("%12d" % runs[c]["free_lazy"] for c in cols),

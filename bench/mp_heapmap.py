@@ -15,9 +15,11 @@ if not PICO:
     sys.path[:0] = [ARGS[0]]  # pyright: ignore[reportPossiblyUnbound]
 
 # Every module the board loads at boot, dependencies first, so that a module's figure is its own code,
-# constants and globals, nothing of another's: bench/heapmap.py writes the lists here from the firmware's
-# imports (ORDER: what board.app and start import; MENU: what board.controller.menu adds, loaded when the
-# menu first opens; ADVICE: what board.controller.advising adds, loaded when advice is first asked for).
+# constants and globals, nothing of another's (a package's row names in brackets the sub-modules its
+# __init__ loaded, and any other module the import brought): bench/heapmap.py writes the lists here from
+# the firmware's imports (ORDER: what board.app and start import; MENU: what board.controller.menu adds,
+# loaded when the menu first opens; ADVICE: what board.controller.advising adds, loaded when advice is
+# first asked for).
 ORDER = ""
 MENU = ""
 ADVICE = ""
@@ -35,12 +37,37 @@ def held():
     return gc.mem_alloc()
 
 
-def mark(name):
+_loaded = {}  # the modules already named in a row
+
+
+def named(name):
+    """name, with the other modules its import loaded (a package's __init__ loads its sub-modules)."""
+    new = sorted([m for m in sys.modules if m not in _loaded and m != "__main__"])
+    for m in new:
+        _loaded[m] = True
+    # the row is the outermost package loaded with it: importing a sub-module runs its package first
+    head = name
+    for m in new:
+        if name.startswith(m + ".") and len(m) < len(head):
+            head = m
+    inner = [m[len(head) + 1 :] for m in new if m.startswith(head + ".")]
+    other = [m for m in new if m != head and not m.startswith(head + ".")]
+    rest = inner + other
+    return head + " (+ " + " ".join(rest) + ")" if rest else head
+
+
+def mark(name, imported=False):
     took = time.ticks_diff(time.ticks_us(), _since[0])  # pyright: ignore[reportAttributeAccessIssue]
     now = held()
+    if imported:
+        # the row's name is made between two measures, so that it counts in neither part
+        name = named(name)
+        now2 = held()
+    else:
+        now2 = now
     parts[_n[0]] = [name, now - _last[0], took]
     _n[0] += 1
-    _last[0] = now
+    _last[0] = now2
     _since[0] = time.ticks_us()  # pyright: ignore[reportAttributeAccessIssue]
 
 
@@ -52,12 +79,16 @@ def main():
             codefs.mount("/app.bundle")
         except (OSError, ValueError):
             pass
+    names = ORDER.split() + ["asyncio"]
+    for m in sys.modules:
+        _loaded[m] = True
     _last[0] = held()
     _since[0] = time.ticks_us()  # pyright: ignore[reportAttributeAccessIssue]
-    names = ORDER.split() + ["asyncio"]
     for name in names:
+        if name in _loaded:
+            continue  # loaded with its package, in that row
         __import__(name)
-        mark(name)
+        mark(name, True)
     if PICO:
         __import__("hal.ws2812")
         __import__("hal.rp2")

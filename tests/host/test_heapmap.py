@@ -49,3 +49,27 @@ def test_the_picos_byte_buffers_are_the_reference_boards():
     b = boardfile.load(os.path.join(ROOT, "hardware", "board.json"))
     frame = b.wiring.display["width"] * b.wiring.display["height"] // 8
     assert frame + 4 * b.led_count + MAX_LINE + 2 == launcher.PICO_BUFFERS
+
+
+def test_a_package_is_one_row_with_its_sub_modules():
+    # importing a sub-module runs its package's __init__ first: a row of its own before the package
+    # would hold the whole package, and the package's row nothing
+    order = heapmap.import_order("board.app", "hal.lines")
+    assert "board.controller" in order and "board.render" in order
+    assert "board.controller.entry" not in order and "board.controller.keyed" not in order
+    assert "board.render.anims" not in order
+    # what the package imports from outside it comes first, in its own row
+    assert order.index("board.edges.sensors") < order.index("board.controller")
+    # a function's import does not pull its module's package in ahead (board.display opens the menu)
+    assert order.index("board.display") < order.index("board.controller")
+    # a sub-module loaded after its package, not by it, keeps its own row
+    assert order.index("board.render") < order.index("board.render.power")
+
+
+def test_each_row_names_what_its_import_loaded():
+    os.makedirs(heapmap.WORK, exist_ok=True)
+    path, _lines = heapmap.journal600()
+    rows = [name for name, _n, _us in heapmap.on_unix("ram", path)["parts"]]
+    assert "board.controller (+ entry keyed)" in rows, rows
+    assert "board.render (+ anims)" in rows, rows
+    assert "board.render.power" in rows, rows
