@@ -60,3 +60,16 @@ def test_ledger_against_the_games_worked_out_here(tmp_path, monkeypatch):
     assert r.exit_code == 2 and "not a number" in r.output
     with open(tmp_path / "stakes.json") as f:
         assert json.load(f)["skunk"] == 2  # a bad setting changes nothing
+
+
+def test_the_settings_sit_beside_a_file_history_and_in_the_laptops_folder_for_a_club_database(
+    tmp_path, monkeypatch
+):
+    from crib.history import stakes
+
+    monkeypatch.delenv("CRIB_STAKES", raising=False)
+    monkeypatch.setattr(db, "default_path", lambda: str(tmp_path / "home" / "history.sqlite3"))
+    assert stakes.settings_path(str(tmp_path / "club" / "h.db")) == str(tmp_path / "club" / "stakes.json")
+    for url in ("postgresql://ann:pw@club.example/crib", "postgres://club/crib"):
+        assert stakes.settings_path(url) == str(tmp_path / "home" / "stakes.json")
+    assert stakes.settings_path() == str(tmp_path / "home" / "stakes.json")

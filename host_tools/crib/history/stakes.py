@@ -3,7 +3,7 @@ import json
 import os
 
 from crib.history.stats import key
-from crib.store import db
+from crib.store import address, db
 
 DEFAULTS = {"per_game": 1.0, "per_point": 0.0, "skunk": 2.0, "double": 3.0, "unit": ""}
 HELP = {
@@ -20,10 +20,9 @@ def settings_path(db_path=None):
     if os.environ.get("CRIB_STAKES"):
         return os.environ["CRIB_STAKES"]
     path = db_path or db.default_path()
-    folder = (
-        os.path.dirname(os.path.abspath(path)) if "://" not in path else os.path.dirname(db.default_path())
-    )
-    return os.path.join(folder, "stakes.json")
+    if address.is_url(path):  # a PostgreSQL history: the laptop's settings stay in its own folder
+        path = db.default_path()
+    return os.path.join(os.path.dirname(os.path.abspath(path)), "stakes.json")
 
 
 def load(path):
