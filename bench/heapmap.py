@@ -124,14 +124,18 @@ def on_unix(code, journal):
     deploy.driver_file(dest)  # the display driver, where `make deploy` puts it in a ROM image
     board = build.board_files(os.path.join(_ROOT, "hardware", "board.json"), dest)
     data = tempfile.mkdtemp(prefix="heapmap-", dir=WORK)
-    args = [board, journal, data, "-", os.path.join(_ROOT, "tests", "support")]
+    # Every path relative to the clone: an imported module interns its file's path (__file__), so an
+    # absolute one would make a row's figure depend on where the clone sits (CI's is not this machine's).
+    rel = lambda path: os.path.relpath(path, _ROOT)  # noqa: E731
+    args = [rel(board), rel(journal), rel(data), "-", rel(os.path.join(_ROOT, "tests", "support"))]
     mp = os.path.join(build.BIN, "micropython")
     if code == "rom":
         image = os.path.join(WORK, "unix.romfs")
         build.romfs_image(dest, image)
-        cmd = [mp, "-X", "heapsize=4m", os.path.join(_ROOT, "sim", "boot.py"), image, script(), "/rom"]
+        boot = rel(os.path.join(_ROOT, "sim", "boot.py"))
+        cmd = [mp, "-X", "heapsize=4m", boot, rel(image), rel(script()), "/rom"]
     else:
-        cmd = [mp, "-X", "heapsize=4m", script(), dest]
+        cmd = [mp, "-X", "heapsize=4m", rel(script()), rel(dest)]
     try:
         done = subprocess.run(cmd + args, capture_output=True, text=True, cwd=_ROOT)
     finally:
