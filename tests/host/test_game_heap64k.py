@@ -44,8 +44,16 @@ ORDER = (
     "sim.flash",
 )
 # The discard advice is a board feature, not part of the game: the board imports it, a replay does not;
-# nor the fast show total it scores with (the game checks a show with the itemised count).
-NOT_GAME = ("cribbage/advice.py", "cribbage/cribtables.py", "cribbage/showtotal.py", "cribbage/showtables.py")
+# nor the fast show total it scores with (the game checks a show with the itemised count); nor the
+# opponent, which a solo game loads when it starts.
+NOT_GAME = (
+    "cribbage/advice.py",
+    "cribbage/cribtables.py",
+    "cribbage/showtotal.py",
+    "cribbage/showtables.py",
+    "cribbage/opponent.py",
+    "cribbage/opponent_top.py",
+)
 # Room above 64 KB for the boot's own variation (the child trims the heap back to 64 KB with a ballast).
 SLACK = 8 * 1024
 

@@ -1,0 +1,199 @@
+# The board's opponent: discards and lays at a level (beginner, expected, top), for the board and the duel.
+"""The opponent's two decisions, at a level. Pure: no I/O, no clock; cards are ints (rank * 4 + suit).
+
+discard(level, hand, dealer_is_me, my_score, their_score, target, form=None) -> list of the cards
+    to throw (2 of a six- or five-card hand, 1 in the three- and four-handed forms). `form` is one of
+    cribbage/forms.py's ids; None: "six" for 6 cards (six61 when target is 61), "five" for 5.
+lay(level, hand_left, played_this_count, count, played_all, seen, my_score, their_score, target,
+    kept=4) -> the card to lay, or None for go (only when no card fits under 31).
+    hand_left: my cards not yet laid; played_this_count: the running count's cards in order;
+    count: their pips; played_all: every card laid this play by anyone, in order; seen: other cards
+    I know are not in the opponent's hand (the starter, my own throws); kept: cards each seat holds
+    in the play (4; 3 in the five-card game), for the number the opponent still holds.
+
+Levels (LEVELS): beginner keeps the cards with the most points on their own and lays the card
+scoring most, else the highest; expected discards by the exact expectation of cribbage/advice.py
+(hand +/- crib) and lays like the beginner; top discards like expected and lays with a look-ahead
+over the cards the opponent may still hold, playing to the board near the end. docs/bots.md.
+"""
+
+from cribbage.cards import pip
+
+LEVELS = ("beginner", "expected", "top")
+_advisor = None  # made on the first expected or top discard: the advice comes with its tables
+
+
+def _check_level(level):
+    if level not in LEVELS:
+        raise ValueError("unknown level %r: one of %s" % (level, " ".join(LEVELS)))
+
+
+def _form_of(hand, target, form):
+    if form is not None:
+        return form
+    if len(hand) == 6:
+        return "six61" if target == 61 else "six"
+    return "five"
+
+
+# ---- points of cards on their own (the beginner's keep) ------------------------------------------
+
+
+def alone_points(cards):
+    """Points of cards with no starter: fifteens, pairs, runs and a flush of them all (no nobs)."""
+    n = len(cards)
+    pts = 0
+    for mask in range(1, 1 << n):
+        s = 0
+        for i in range(n):
+            if mask >> i & 1:
+                s += pip(cards[i])
+        if s == 15:
+            pts += 2
+    ranks = [c >> 2 for c in cards]
+    for i in range(n):
+        for j in range(i + 1, n):
+            if ranks[i] == ranks[j]:
+                pts += 2
+    # runs: the longest stretch of consecutive ranks of length >= 3, times the ways to make it
+    counts = [0] * 14
+    for r in ranks:
+        counts[r] += 1
+    r = 0
+    while r < 13:
+        if counts[r]:
+            start = r
+            ways = 1
+            while r < 13 and counts[r]:
+                ways *= counts[r]
+                r += 1
+            if r - start >= 3:
+                pts += (r - start) * ways
+        else:
+            r += 1
+    if n >= 4:
+        s = cards[0] & 3
+        if all(c & 3 == s for c in cards):
+            pts += n
+    return pts
+
+
+def _throw_sizes(form):
+    return 1 if form in ("three", "four") else 2
+
+
+def _beginner_discard(hand, throw):
+    n = len(hand)
+    best = None
+    best_pts = -1
+    for i in range(n):
+        for j in range(i + 1, n) if throw == 2 else (i,):
+            kept = [hand[k] for k in range(n) if k != i and k != j]
+            p = alone_points(kept)
+            if p > best_pts:
+                best_pts = p
+                best = [hand[i], hand[j]] if throw == 2 else [hand[i]]
+    return best
+
+
+def _advised(hand, form, dealer):
+    global _advisor
+    if _advisor is None:
+        from cribbage.advice import Advisor
+
+        _advisor = Advisor()
+    _advisor.advise(list(hand), form, dealer)
+    return _advisor
+
+
+def discard(level, hand, dealer_is_me, my_score, their_score, target, form=None):
+    """The cards to throw to the crib (a list): see the module docstring."""
+    _check_level(level)
+    form = _form_of(hand, target, form)
+    throw = _throw_sizes(form)
+    if level == "beginner":
+        return _beginner_discard(hand, throw)
+    a = _advised(hand, form, dealer_is_me)
+    if level == "top":
+        from cribbage.opponent_top import top_discard
+
+        return top_discard(a, hand, form, dealer_is_me, my_score, their_score, target)
+    return a.shown(0)[0]
+
+
+# ---- the play -------------------------------------------------------------------------------------
+
+
+def lay_points(current, count, card):
+    """Points laying `card` earns on the running count (`current` its cards, `count` their pips):
+    fifteen, thirty-one, pairs, runs; go and last card not included. The card must fit."""
+    n = count + pip(card)
+    pts = 2 if n == 15 or n == 31 else 0
+    r = card >> 2
+    k = len(current)
+    same = 0
+    while same < k and current[k - 1 - same] >> 2 == r:
+        same += 1
+    if same:
+        return pts + (0, 2, 6, 12)[same]
+    best = 0
+    m = 1 << r
+    lo = hi = r
+    i = k - 1
+    length = 1
+    while i >= 0:
+        q = current[i] >> 2
+        if m >> q & 1:
+            break
+        m |= 1 << q
+        lo = q if q < lo else lo
+        hi = q if q > hi else hi
+        length += 1
+        if length >= 3 and hi - lo + 1 == length:
+            best = length
+        i -= 1
+    return pts + best
+
+
+def legal(hand_left, count):
+    return [c for c in hand_left if count + pip(c) <= 31]
+
+
+def _best_scoring(cards, current, count):
+    # the card scoring most, else (and among equals) the highest
+    best = None
+    best_key = None
+    for c in cards:
+        key = (lay_points(current, count, c), pip(c), c >> 2, c)
+        if best_key is None or key > best_key:
+            best_key = key
+            best = c
+    return best
+
+
+def lay(
+    level,
+    hand_left,
+    played_this_count,
+    count,
+    played_all,
+    seen,
+    my_score,
+    their_score,
+    target,
+    kept=4,
+):
+    """The card to lay, or None for go: see the module docstring."""
+    _check_level(level)
+    cards = legal(hand_left, count)
+    if not cards:
+        return None
+    if len(cards) == 1:
+        return cards[0]
+    if level == "top":
+        from cribbage.opponent_top import top_lay
+
+        return top_lay(
+            cards, hand_left, played_this_count, count, played_all, seen, my_score, their_score, target, kept
+        )
+    return _best_scoring(cards, played_this_count, count)
