@@ -1,0 +1,227 @@
+"""Remote tables' core: a whole game through the service, moves applied once, refusals that change nothing."""
+
+import random
+
+import pytest
+
+from crib.tables import fairdeal
+from crib.tables.service import Forbidden, NotFound, Rejected, Tables, TooMany
+from cribbage.cards import pip
+
+
+class Seat:
+    """A scripted person at a seat: sends its share, then a random legal discard and lay, counting seq."""
+
+    def __init__(self, tables, code, name, rng):
+        self.tables, self.code, self.rng = tables, code, rng
+        self.seat, self.token = tables.join(code, name)
+        self.share = fairdeal.new_share()
+        self.seq = 0
+        self.views = []
+
+    def look(self):
+        v = self.tables.view(self.code, self.token)
+        self.views.append(v)
+        return v
+
+    def send(self, move):
+        self.seq += 1
+        got = self.tables.move(self.code, self.token, self.seq, move)
+        self.views.append(got["view"])
+        return got
+
+    def choose(self, v):
+        if not v["share_in"]:
+            return {"t": "share", "share": self.share}
+        if v["phase"] == "discard":
+            return {"t": "discard", "cards": self.rng.sample(v["hand"], 2)}
+        fits = [c for c in v["hand"] if v["count"] + pip(c) <= 31]
+        return {"t": "lay", "card": self.rng.choice(fits)}
+
+    def turn(self):
+        v = self.look()
+        if v["phase"] != "over" and self.seat in v["awaited"]:
+            self.send(self.choose(v))
+            return True
+        return False
+
+
+def play_out(a, b, limit=2000):
+    for _ in range(limit):
+        moved = a.turn() | b.turn()
+        if a.views[-1]["phase"] == "over":
+            return a.look()
+        assert moved, "neither seat could move: %r" % a.views[-1]
+    raise AssertionError("the game did not end")
+
+
+@pytest.fixture
+def tables(tmp_path):
+    return Tables(str(tmp_path / "club.sqlite3"), burst=10_000)
+
+
+def new_pair(tables, seed=1):
+    code = tables.new()
+    rng = random.Random(seed)
+    return code, Seat(tables, code, "Ann", rng), Seat(tables, code, "Bob", rng)
+
+
+def test_a_whole_game_ends_at_121_with_every_peg_counted_and_the_deal_verified(tables):
+    code, a, b = new_pair(tables)
+    end = play_out(a, b)
+    assert end["winner"] in (0, 1)
+    assert end["scores"][end["winner"]] == 121 and end["scores"][1 - end["winner"]] < 121
+    proof = end["proof"]
+    assert proof["secret"] and proof["shares"] == [a.share, b.share]
+    # each seat checks every card it was shown against the revealed seed
+    for s in (a, b):
+        seen = fairdeal.collect(s.views)
+        assert len(seen) == end["deal"]
+        assert fairdeal.verify(proof, s.seat, s.share, seen) >= 6 * len(seen)
+
+
+def test_the_commitments_come_first_and_the_secret_only_at_the_end(tables):
+    code, a, b = new_pair(tables)
+    v = a.look()
+    assert v["proof"]["secret_commit"] and v["proof"]["seed_commit"] is None and "secret" not in v["proof"]
+    a.turn()
+    assert a.look()["proof"]["seed_commit"] is None  # one share in: no seed yet
+    b.turn()
+    v = a.look()
+    assert v["proof"]["seed_commit"] and v["phase"] == "discard" and len(v["hand"]) == 6
+    assert "secret" not in v["proof"] and "seed" not in v["proof"]
+    assert v["proof"]["secret_commit"] == a.views[0]["proof"]["secret_commit"]
+
+
+def test_a_forged_deal_is_caught_by_the_verifier(tables):
+    code, a, b = new_pair(tables, seed=3)
+    end = play_out(a, b)
+    seen = fairdeal.collect(a.views)
+    proof = end["proof"]
+    bad = [dict(d) for d in seen]
+    bad[0]["hand"] = list(bad[0]["hand"])
+    other = next(c for c in range(52) if c not in bad[0]["hand"])
+    bad[0]["hand"][0] = other
+    with pytest.raises(fairdeal.DealError, match="deal 1: the hand"):
+        fairdeal.verify(proof, a.seat, a.share, bad)
+    with pytest.raises(fairdeal.DealError, match="commitment the table published first"):
+        fairdeal.verify(dict(proof, secret=fairdeal.new_secret()), a.seat, a.share, seen)
+    with pytest.raises(fairdeal.DealError, match="share is not the one it sent"):
+        fairdeal.verify(proof, a.seat, fairdeal.new_share(), seen)
+
+
+def test_a_move_sent_again_is_applied_once_and_another_under_its_seq_refused(tables):
+    code, a, b = new_pair(tables)
+    a.turn()
+    b.turn()
+    v = a.look()
+    throw = {"t": "discard", "cards": v["hand"][:2]}
+    first = tables.move(code, a.token, 2, throw)
+    again = tables.move(code, a.token, 2, throw)
+    assert not first["replayed"] and again["replayed"]
+    assert again["view"]["n"] == first["view"]["n"] == 3
+    assert again["view"]["hand"] == v["hand"][2:]
+    with pytest.raises(Rejected, match="move 2 of seat .* was another move"):
+        tables.move(code, a.token, 2, {"t": "discard", "cards": v["hand"][2:4]})
+    with pytest.raises(Rejected, match="next move is number 3, not 5"):
+        tables.move(code, a.token, 5, {"t": "lay", "card": v["hand"][3]})
+    assert a.look()["n"] == 3
+
+
+def test_a_card_not_held_out_of_turn_or_a_bad_move_is_refused_and_changes_nothing(tables):
+    code, a, b = new_pair(tables)
+    a.turn()
+    b.turn()
+    before = a.look()
+    theirs_count = b.look()
+    not_mine = next(c for c in range(52) if c not in before["hand"])
+    for move, said in (
+        ({"t": "discard", "cards": [before["hand"][0], not_mine]}, "is not in seat"),
+        ({"t": "discard", "cards": [before["hand"][0], before["hand"][0]]}, "same card twice"),
+        ({"t": "discard", "cards": before["hand"][:3]}, "two cards"),
+        ({"t": "lay", "card": before["hand"][0]}, "no lay now"),
+        ({"t": "share", "share": fairdeal.new_share()}, "share is in already"),
+        ({"t": "peek"}, "unknown move"),
+        ({"t": "discard", "cards": ["ZZ", 1]}, "bad card"),
+    ):
+        with pytest.raises(Rejected, match=said):
+            tables.move(code, a.token, 2, move)
+    assert a.look() == dict(before) and b.look() == theirs_count
+    a.send({"t": "discard", "cards": a.look()["hand"][:2]})
+    b.send({"t": "discard", "cards": b.look()["hand"][:2]})
+    v = a.look()
+    layer, waiter = (a, b) if a.seat in v["awaited"] else (b, a)
+    w = waiter.look()
+    with pytest.raises(Rejected, match="not seat %d's turn" % waiter.seat):
+        tables.move(code, waiter.token, waiter.seq + 1, {"t": "lay", "card": w["hand"][0]})
+    assert waiter.look()["n"] == w["n"]
+
+
+def test_a_flood_is_refused_and_changes_nothing(tmp_path):
+    now = [0.0]
+    tables = Tables(str(tmp_path / "club.sqlite3"), clock=lambda: now[0], burst=5, rate=1.0)
+    code = tables.new()
+    seat, token = tables.join(code, "Ann")
+    for _ in range(5):
+        with pytest.raises(Rejected):
+            tables.move(code, token, 9, {"t": "share", "share": "x"})
+    with pytest.raises(TooMany, match="too many moves"):
+        tables.move(code, token, 1, {"t": "share", "share": fairdeal.new_share()})
+    assert not tables.view(code, token)["share_in"]
+    now[0] += 1.0
+    tables.move(code, token, 1, {"t": "share", "share": fairdeal.new_share()})
+    assert tables.view(code, token)["share_in"]
+
+
+def test_tokens_codes_and_seats_are_checked(tables):
+    code, a, b = new_pair(tables)
+    with pytest.raises(Forbidden, match="full"):
+        tables.join(code, "Cy")
+    with pytest.raises(Forbidden, match="not a seat's token"):
+        tables.view(code, "guess")
+    with pytest.raises(Forbidden, match="not a seat's token"):
+        tables.view(code, b.token + "x")
+    with pytest.raises(NotFound):
+        tables.view("nosuchcode", a.token)
+    other = tables.new()
+    with pytest.raises(Forbidden):
+        tables.view(other, a.token)  # a token is bound to its table and seat
+    assert len(code) == 10 and code != other
+
+
+def test_a_seat_never_sees_the_other_hand_before_the_show(tables):
+    code, a, b = new_pair(tables, seed=5)
+    checked = 0
+    for _ in range(2000):
+        for me in (a, b):
+            truth = tables.cache[code].table  # the server's own fold: what the other seat hides now
+            other = 1 - me.seat
+            hidden = set(truth.held[other]) | set(truth.thrown[other] or [])
+            if truth.play is not None:
+                hidden -= {c for _s, c in truth.play.laid}
+            v = me.look()
+            shown = set(v["hand"]) | set(v["thrown"]) | set(v["current"]) | set(v["dealt"])
+            shown |= {c for _s, c in v["laid"] if _s == me.seat} | {v["starter"]}
+            assert not shown & hidden, v
+            assert all(s["deal"] < v["deal"] for s in v["shows"]) or v["phase"] == "over"
+            checked += len(hidden)
+            me.turn()
+        if a.views[-1]["phase"] == "over":
+            break
+    assert a.views[-1]["phase"] == "over" and checked > 500
+    assert fairdeal.verify(a.views[-1]["proof"], a.seat, a.share, fairdeal.collect(a.views)) > 0
+
+
+def test_two_servers_on_one_database_play_one_table(tmp_path):
+    path = str(tmp_path / "club.sqlite3")
+    one, two = Tables(path, burst=10_000), Tables(path, burst=10_000)
+    code = one.new()
+    rng = random.Random(9)
+    a = Seat(one, code, "Ann", rng)
+    b = Seat(two, code, "Bob", rng)
+    end = play_out(a, b)
+    assert one.public(code) == two.public(code)
+    assert end["winner"] is not None
+    # replayed from the database alone, a third server agrees move for move
+    three = Tables(path)
+    assert three.public(code) == one.public(code)
