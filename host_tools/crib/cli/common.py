@@ -24,6 +24,7 @@ BOARD = "The board"
 HISTORY = "The history"
 CLUB = "A club night"
 HANDS = "Hands"
+BOTS = "The opponent and bots"
 FIRMWARE = "The firmware"
 
 # Read as common.console at each use, so a test may hand the commands a wider one.
