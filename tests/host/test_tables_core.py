@@ -6,7 +6,10 @@ import pytest
 
 from crib.tables import fairdeal
 from crib.tables.service import Forbidden, NotFound, Rejected, Tables, TooMany
+from cribbage import events
 from cribbage.cards import pip
+from cribbage.errors import CribError
+from cribbage.game import Match
 
 
 class Seat:
@@ -225,3 +228,69 @@ def test_two_servers_on_one_database_play_one_table(tmp_path):
     # replayed from the database alone, a third server agrees move for move
     three = Tables(path)
     assert three.public(code) == one.public(code)
+
+
+def board_match(table):
+    """The board's own fold (cribbage.game.Match) fed the table's game as a board keys it."""
+    m = Match(events.setup(form="six", names=["Ann", "Bob"]))
+    m.apply(events.dealer(table.shows[0]["dealer"] if table.shows else table.dealer))
+    deals = [(s["dealer"], s["starter"], s["laid"], s) for s in table.shows]
+    if table.phase == "over" and (not table.shows or table.shows[-1]["deal"] != table.deal_no):
+        deals.append(
+            (table.dealer, table.starter, [[s, c] for s, c in table.play.laid] if table.play else [], None)
+        )
+    for k, (dealer, starter, laid, show) in enumerate(deals):
+        if k:
+            m.apply(events.next_deal())
+        if starter is None:
+            break
+        m.apply(events.starter(starter))
+        for seat, card in laid:
+            if m.game_over:
+                break
+            for _ in range(3):
+                try:
+                    m.apply(events.lay(seat, card))
+                    break
+                except CribError:  # the seat to play could not lay: the board is keyed its go
+                    assert m.play is not None
+                    m.apply(events.go(m._seats[m.play.turn]))
+            else:
+                raise AssertionError("the board refused %r's lay" % ((seat, card),))
+        for _ in range(4):  # a game won on a go: the board is keyed the goes that end it
+            if show is not None or m.game_over or m.play is None or m.play.over:
+                break
+            m.apply(events.go(m._seats[m.play.turn]))
+        if show is not None and not m.game_over:
+            pone = 1 - dealer
+            for side, cards, kind in (
+                (pone, show["kept"][pone], events.hand),
+                (dealer, show["kept"][dealer], events.hand),
+                (dealer, show["crib"], events.crib),
+            ):
+                if not m.game_over:
+                    m.apply(kind(side, cards))
+    return m
+
+
+@pytest.mark.parametrize("seed", range(11, 19))
+def test_the_board_scores_a_table_game_the_same(tables, seed):
+    code, a, b = new_pair(tables, seed=seed)
+    end = play_out(a, b)
+    m = board_match(tables.cache[code].table)
+    assert list(m.front) == end["scores"]
+    assert m.game_over
+
+
+def test_the_boards_opponent_fills_an_empty_seat_and_plays_a_whole_game(tables):
+    code = tables.new()
+    a = Seat(tables, code, "Ann", random.Random(4))
+    assert tables.fill(code, "expected") == 1 - a.seat
+    with pytest.raises(Forbidden, match="full"):
+        tables.fill(code, "top")
+    end = play_out(a, a)
+    assert end["seats"][1 - a.seat] == {"name": "Board (expected)", "level": "expected"}
+    assert end["winner"] is not None and max(end["scores"]) == 121
+    assert fairdeal.verify(end["proof"], a.seat, a.share, fairdeal.collect(a.views)) > 0
+    m = board_match(tables.cache[code].table)
+    assert list(m.front) == end["scores"]

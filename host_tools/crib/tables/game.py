@@ -157,7 +157,6 @@ class Table:
         if self.scores[seat] >= TARGET:
             self.winner = seat
             self.phase = "over"
-            self.play = None
             return True
         return False
 
@@ -171,6 +170,7 @@ class Table:
             "starter": self.starter,
             "kept": [list(self.kept[0]), list(self.kept[1])],
             "crib": crib,
+            "laid": [[s, c] for s, c in self.play.laid],
             "counted": counted,
         }
         self.shows.append(done)

@@ -149,7 +149,7 @@ class Tables:
         for s in free:
             try:
                 store.add_seat(self.con, code, s, hashed, name, level)
-                got.seats = store.seats(self.con, code)
+                self._seats(got, code)
                 return s
             except store.Conflict:
                 continue
@@ -180,14 +180,17 @@ class Tables:
                 raise NotFound("no table %r" % (code,))
             got = _Cached(row[0])
             self.cache[code] = got
-        if len(got.seats) < SEATS:
-            got.seats = store.seats(self.con, code)
-            got.table.names = [got.seats[s]["name"] if s in got.seats else "" for s in range(SEATS)]
+        if len(got.seats) < SEATS:  # a seat taken through another server
+            self._seats(got, code)
         for n, seat, seq, move in store.moves(self.con, code, got.n):
             got.table.apply(seat, move)  # stored moves were checked when they were made
             got.by_seq[seat][seq] = move
             got.n = n
         return got
+
+    def _seats(self, got, code):
+        got.seats = store.seats(self.con, code)
+        got.table.names = [got.seats[s]["name"] if s in got.seats else "" for s in range(SEATS)]
 
     def view(self, code, token):
         """What the seat holding `token` may see now."""

@@ -32,7 +32,13 @@ TEMPLATES = Jinja2Templates(
     )
 )
 # The page's own files: nothing else is served from the folder.
-ASSETS = {"/scoreboard.js": "text/javascript", "/scoreboard.css": "text/css", "/scorecards.css": "text/css"}
+ASSETS = {
+    "/scoreboard.js": "text/javascript",
+    "/scoreboard.css": "text/css",
+    "/scorecards.css": "text/css",
+    "/table.js": "text/javascript",
+    "/table.css": "text/css",
+}
 # The page runs only its own files: no inline script, no other site, never inside another site's frame.
 SECURITY_HEADERS = {
     "content-security-policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
@@ -269,8 +275,9 @@ class Secured:
         await self.app(scope, receive, send_secured)
 
 
-def build(db_path, poll=0.5):
-    """The app: the page and its files, a JSON snapshot, server-sent updates and the printable scorecards."""
+def build(db_path, poll=0.5, tables=None):
+    """The app: the page and its files, a JSON snapshot, server-sent updates and the printable scorecards;
+    with `tables` (the path of the tables' database, or a crib.tables.service.Tables), the remote tables."""
     room = Room(db_path)
     hub = None  # made on the server's own event loop, at the first request
 
@@ -314,7 +321,8 @@ def build(db_path, poll=0.5):
             Route("/api/stream", stream),
             Route("/scorecards", scorecards),
         ]
-        + [Route(path, asset) for path in ASSETS],
+        + [Route(path, asset) for path in ASSETS]
+        + _tables_routes(tables),
         middleware=[Middleware(Secured)],
     )
     app.state.room = room
@@ -322,13 +330,24 @@ def build(db_path, poll=0.5):
     return app
 
 
-def config(db_path, host="127.0.0.1", port=8121, poll=0.5, gate=None):
+def _tables_routes(tables):
+    if tables is None:
+        return []
+    from crib.tables.service import Tables
+    from crib.web import tablesweb
+
+    if isinstance(tables, str):
+        tables = Tables(tables)
+    return tablesweb.routes(tables, TEMPLATES)
+
+
+def config(db_path, host="127.0.0.1", port=8121, poll=0.5, gate=None, tables=None, tls=None):
     """The uvicorn set-up of the scoreboard: its connections kept to a gate, its log kept short."""
     import uvicorn
 
     gate = gate or httpgate.Gate()
     return uvicorn.Config(
-        build(db_path, poll),
+        build(db_path, poll, tables),
         host=host,
         port=port,
         http=gate.protocol(),
@@ -337,11 +356,13 @@ def config(db_path, host="127.0.0.1", port=8121, poll=0.5, gate=None):
         log_level="warning",
         timeout_keep_alive=5,
         backlog=httpgate.BACKLOG,
+        ssl_certfile=tls[0] if tls else None,
+        ssl_keyfile=tls[1] if tls else None,
     )
 
 
-def serve(db_path, host="127.0.0.1", port=8121, poll=0.5):
+def serve(db_path, host="127.0.0.1", port=8121, poll=0.5, tables=None, tls=None):
     """Run the scoreboard until Ctrl-C (uvicorn, one process: one snapshot serves the whole room)."""
     import uvicorn
 
-    uvicorn.Server(config(db_path, host, port, poll)).run()
+    uvicorn.Server(config(db_path, host, port, poll, tables=tables, tls=tls)).run()
