@@ -5,9 +5,67 @@ from cribbage.opponent import lay_points
 _WIN = 1000.0  # a lay that reaches the target outweighs any expectation
 
 
+_REACH = 24  # points from the target: within one deal's reach, the discard plays to the board
+_REACH_OPTIONS = 6  # the keeps, best first, weighed for their chance: a bound on the board's time
+_PLAY_POINTS = (300, 400)  # hundredths: a pone's and a dealer's usual points in the play
+
+
+def _peg_value(kept, dealer):
+    # the play's value of four kept cards (cribbage/pegtables.py), hundredths
+    from cribbage.pegtables import PEG
+
+    o = 0 if dealer else 16
+    v = 0
+    for i in range(4):
+        a = kept[i] >> 2
+        v += PEG[o + a]
+        for j in range(i + 1, 4):
+            b = kept[j] >> 2
+            if a == b:
+                v += PEG[o + 13]
+            elif a - b == 1 or b - a == 1:
+                v += PEG[o + 14]
+            if pip(kept[i]) + pip(kept[j]) == 15:
+                v += PEG[o + 15]
+    return v
+
+
+def _reach_chance(kept, dealt, crib, dealer, need):
+    # starters (of those the player cannot see) with which this keep, the crib's expectation when
+    # it is ours and the usual play points reach `need`
+    from cribbage.showtotal import show_total
+
+    base = _PLAY_POINTS[1 if dealer else 0] + (crib if dealer else 0)
+    hits = 0
+    for s in range(52):
+        if s in dealt:
+            continue
+        if show_total(kept[0], kept[1], kept[2], kept[3], s) * 100 + base >= need * 100:
+            hits += 1
+    return hits
+
+
 def top_discard(a, hand, form, dealer, my_score, their_score, target):
-    # the advice's best net (hand +/- crib)
-    return a.shown(0)[0]
+    # the advice's net (hand +/- crib) plus the play's value of the kept cards; within reach of the
+    # target, of the best few by that value the keep most likely to get there
+    if form not in ("six", "six61"):
+        return a.shown(0)[0]
+    options = []
+    for rank in range(a.count):
+        thrown, kept, _hand, crib, net = a.shown(rank)
+        options.append((net + _peg_value(kept, dealer), rank, thrown, kept, crib))
+    options.sort(reverse=True)
+    need = target - my_score
+    if need > _REACH:
+        return options[0][2]
+    best = None
+    best_key = None
+    for v, _rank, thrown, kept, crib in options[:_REACH_OPTIONS]:
+        key = (_reach_chance(kept, hand, crib, dealer, need), v)
+        if best_key is None or key > best_key:
+            best_key = key
+            best = thrown
+    return best
 
 
 def _unseen_by_rank(hand_left, played_all, seen):

@@ -101,3 +101,25 @@ def test_top_lays_the_winning_point_and_avoids_an_easy_fifteen():
 def test_bad_level_is_refused():
     raises(ValueError, discard, "grandmaster", _c("5H 5D JC KS 2S 9D"), True, 0, 0, 121)
     raises(ValueError, lay, "grandmaster", _c("5H"), [], 0, [], [], 0, 0, 121)
+
+
+def _reach(kept, dealt, need):
+    from cribbage.show import score_show
+
+    return sum(1 for s in range(52) if s not in dealt and score_show(kept, s).total >= need)
+
+
+def test_top_plays_to_the_board_near_the_end():
+    # a pone one deal from home keeps the cards most likely to count out, even below the best mean
+    for seed in (3, 8, 21):
+        hands, _crib, _s = deal(seed, "six", 0)
+        hand = list(hands[1])
+        need = 10
+        thrown = discard("top", hand, False, 121 - need - 3, 100, 121)
+        kept = [c for c in hand if c not in thrown]
+        best = 0
+        for i in range(6):
+            for j in range(i + 1, 6):
+                k = [hand[x] for x in range(6) if x not in (i, j)]
+                best = max(best, _reach(k, hand, need))
+        assert _reach(kept, hand, need) == best, seed

@@ -53,6 +53,7 @@ NOT_GAME = (
     "cribbage/showtables.py",
     "cribbage/opponent.py",
     "cribbage/opponent_top.py",
+    "cribbage/pegtables.py",
 )
 # Room above 64 KB for the boot's own variation (the child trims the heap back to 64 KB with a ballast).
 SLACK = 8 * 1024
