@@ -62,11 +62,11 @@ test: $(STAMP) test-host test-mp lint typecheck
 test-host: $(STAMP)
 	$(BIN)/python -m pytest || { rc=$$?; [ $$rc -ne 5 ] || echo "pytest collected no tests: failing on purpose"; exit $$rc; }
 
-# tests/mp measures heaps and interned names: each file in a fresh interpreter, as on a board, not after
-# the hundreds of modules tests/both leaves interned and fragmented.
+# test_*_mp.py files measure heaps and interned names: each file in a fresh interpreter, as on a board, not after
+# the hundreds of modules the shared tests leave interned and fragmented.
 test-mp: $(STAMP)
-	$(MPY) -X heapsize=2m tests/mp_runner.py tests/both
-	for f in tests/mp/test_*.py; do $(MPY) -X heapsize=2m tests/mp_runner.py $$f || exit 1; done
+	$(MPY) -X heapsize=2m tests/mp_runner.py tests
+	for f in tests/*/test_*_mp.py; do $(MPY) -X heapsize=2m tests/mp_runner.py $$f || exit 1; done
 
 # One linter and one formatter (pyproject.toml says why each ignored rule is ignored).
 lint: $(STAMP)

@@ -134,7 +134,7 @@ def main():
     cp = cpython_timing()
     print("  CPython, same replay: %.1f ms (MicroPython/CPython = %.1f)" % (cp * 1000, boot_us / 1e6 / cp))
     print("heap for a live three-game match and its journal replay, code in RAM (.mpy on littlefs, as on a")
-    print("stock Pico; with the code in flash it fits 64 KB: tests/host/test_game_heap64k.py):")
+    print("stock Pico; with the code in flash it fits 64 KB: tests/core/test_game_heap64k.py):")
     for k, ok, fig, err in heap_runs():
         if ok:
             code = int(fig["code_bytes"])

@@ -6,7 +6,7 @@
 # Flash build-RPI_PICO/firmware.uf2, then `make deploy`: it finds the modules frozen in and copies only
 # main.py (run from littlefs at boot), board.json and its cache.
 # This file is the single list of what ships: tools/build.py reads it for `make deploy` and `make sim`,
-# and everything under firmware/ is in it (tests/host/test_layers.py). The simulator lives outside
+# and everything under firmware/ is in it (tests/house/test_layers.py). The simulator lives outside
 # firmware/ (sim/), so it can never be deployed.
 # The manifest's own functions (metadata, include, require, package, module) are given by the build:
 # ruff: noqa: F821

@@ -37,7 +37,7 @@ SCRIPT_HEAP = {"rom": 5 * 1024, "ram": 10 * 1024}
 # chains' words, ...). The sim counts what its own takes outside the firmware's heap and what the Pico's
 # would take inside it (--hal: the difference, less than 0 when the Pico's HAL is the bigger), so that the
 # firmware has the Pico's heap less the Pico's HAL, as on a Pico. Measured by bench/heapmap.py (kept true
-# by tests/host/test_heapmap.py), in this port's bytes: the sim's modules and objects; the Pico's modules
+# by tests/sim/test_heapmap.py), in this port's bytes: the sim's modules and objects; the Pico's modules
 # loaded here on fakes of machine and rp2, and its objects as measured on the emulated Pico:
 # their byte buffers are the same size here (PICO_BUFFERS: the display's frame, the LED chains' words
 # 4 x 397, the USB line buffer), the rest is objects, times HEAP_RATIO. With the code in ROM the display

@@ -36,7 +36,7 @@ def script(km, seed):
 def with_laptop(lines):
     """The script's lines with a laptop's sync in the middle of game 2, after its first hand is pegged:
     the link's code is then loaded in the heap the match has left, not at boot (docs/memory.md).
-    tests/host/test_sim_match.py plays the match so too."""
+    tests/sim/test_sim_match.py plays the match so too."""
     game2 = lines.index("log game 2")
     at = next(i for i in range(game2, len(lines)) if "hand +" in lines[i]) + 1
     sync = [

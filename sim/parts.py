@@ -12,7 +12,7 @@ class Clock:
     Run fast (`capped`), each step of the real clock counts at most STEP_MS: a host too busy to run
     the sim (other jobs on its cores) stalls it without the firmware seeing the time pass, so a
     script's key is held as long as the script says, whatever the load (a stall of a second with a
-    key down was a long press: tests/mp/test_sim_clock.py)."""
+    key down was a long press: tests/sim/test_sim_clock_mp.py)."""
 
     STEP_MS = 20
 

@@ -1,4 +1,6 @@
-# Runs the plain test_* functions of test files on MicroPython (pytest collects the same files).
+# Runs the plain test_* functions of test files on MicroPython. Given tests/ (or a subject folder), it runs
+# the files marked with MARK, which pytest runs too; a file named test_*_mp.py is MicroPython-only and is
+# given by its path, one file an interpreter (`make test-mp`).
 import os
 import sys
 
@@ -13,11 +15,29 @@ def _here():
     return path.rsplit("/", 1)[0]
 
 
+MARK = "# Runs on CPython (pytest) and on MicroPython (tests/mp_runner.py)."
+
+
+def _marked(path):
+    with open(path) as f:
+        return f.readline().rstrip() == MARK
+
+
 def _test_files(target):
     if target.endswith(".py"):
         return [target]
-    names = sorted(n for n in os.listdir(target) if n.startswith("test_") and n.endswith(".py"))
-    return [target + "/" + n for n in names]
+    found = []
+    for name in sorted(os.listdir(target)):
+        path = target + "/" + name
+        if name.startswith("test_") and name.endswith(".py"):
+            if not name.endswith("_mp.py") and _marked(path):
+                found.append(path)
+        elif "." not in name and name not in ("support", "device"):
+            try:
+                found.extend(_test_files(path))
+            except OSError:  # not a folder
+                pass
+    return found
 
 
 def run(targets):
@@ -57,5 +77,5 @@ def run(targets):
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:] or [_here() + "/both"]
+    args = sys.argv[1:] or [_here()]
     sys.exit(1 if run(args) else 0)

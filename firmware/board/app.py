@@ -13,7 +13,7 @@
     a.match                                     # the cribbage.game.Match in force (read only)
     a.book, a.journal, a.settings, a.controller, a.render
 
-Tests (tests/both/test_board_*.py) and `make sim --script` drive App.step with a hand-advanced clock;
+Tests (tests/board/test_board_*.py) and `make sim --script` drive App.step with a hand-advanced clock;
 run() runs the same parts as asyncio tasks: scan+apply and the link every scan_ms, draw every
 frame_ms, save every save_ms. No task exists before asyncio.run; a new event loop is made in
 `finally` so a soft reboot starts clean (Hinch's app skeleton).

@@ -24,7 +24,7 @@ _SEP = (",", ":")
 _EVENT_PUSH = b'{"push":"event",'  # how appended() starts an event push (the outbox's others: verdicts)
 _SPLICE = "@events@"  # placeholder replaced by the spliced event lines in an events reply
 # The protocol's ops, declared once: each is answered by Link._op_<op> (docs/protocol.md, a section
-# an op). tests/both/test_link_declared.py fails when Link's methods and this tuple part; handle()
+# an op). tests/link/test_link_declared.py fails when Link's methods and this tuple part; handle()
 # looks an op up only once it is here (a name a host sends is never interned).
 _OPS = (
     "hello",
@@ -119,7 +119,7 @@ def _field(req, name, kind, default=None, required=False):
 # The `state` reply's fields, declared once: each the Match's attribute of that name, or what the
 # method of that name answers (phase, next_show); state_of adds `play` while the play runs and
 # `last_items` after a show. Read without a default: a field the Match lacks is an error reply, never
-# a null (tests/both/test_link_declared.py checks each against a real Match; docs/protocol.md lists them).
+# a null (tests/link/test_link_declared.py checks each against a real Match; docs/protocol.md lists them).
 _STATE = (
     "form",
     "fmt",

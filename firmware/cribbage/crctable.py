@@ -1,5 +1,5 @@
 # CRC-32 (the zip/zlib one) from a table, for a MicroPython built without binascii.crc32 (cribbage.journal).
-"""Slower than binascii's, the same numbers (tests/both/test_journal.py checks they agree): a custom
+"""Slower than binascii's, the same numbers (tests/journal/test_journal.py checks they agree): a custom
 build without it still reads and writes its journal. Not loaded on the stock ports, which have it."""
 
 _POLY = 0xEDB88320

@@ -55,7 +55,7 @@ def show_total(c0, c1, c2, c3, starter, crib=False):
     The caller guarantees 5 different cards 0..51 (score_show and score_total check input).
     """
     # The arguments are reused as scratch and every expression stays shallow ([frame rule]
-    # docs/memory.md; tests/host/test_frames.py, tests/mp/test_show_noalloc.py).
+    # docs/memory.md; tests/house/test_frames.py, tests/core/test_show_noalloc_mp.py).
     c0 = _HAND_KEY[c0] + _HAND_KEY[c1] + _HAND_KEY[c2] + _HAND_KEY[c3] + _STARTER_KEY[starter]
     c1 = c0 & _RANK_MASK
     c1 += DISPLACE[c1 % BUCKETS]

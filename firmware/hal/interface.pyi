@@ -1,6 +1,6 @@
 # The HAL's interface, written once: what board.app and start.py use of a HAL (docs/hal.md).
 # A stub, never imported on the board and never deployed: pyright reads it, and
-# tests/host/test_interfaces.py holds hal.rp2, the simulator's sim.hal and the test fakes to it.
+# tests/house/test_interfaces.py holds hal.rp2, the simulator's sim.hal and the test fakes to it.
 # A member of Hal or of a part is required; those of Extras a HAL may leave out (the app asks getattr).
 from typing import Protocol
 

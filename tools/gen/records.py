@@ -3,7 +3,7 @@
 only within the module that defines it, and the boot replay's hot functions (fold.py, checks.py) cannot
 afford a global lookup per record, so each keeps a private copy (`_LAY = const(7)`) in a block this
 script writes between its markers. Change a value in records.py, then run
-`python -m tools.gen.records`; tests/host/test_gen_records.py fails while a copy is stale.
+`python -m tools.gen.records`; tests/house/test_gen_records.py fails while a copy is stale.
 """
 
 import os

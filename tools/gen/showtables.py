@@ -9,7 +9,7 @@ small table by "hash and displace": slot = (key + DISPLACE[key % BUCKETS]) % SLO
 share a slot only when their points are equal, which lets the table be smaller than the number of
 multisets. SLOTS and BUCKETS were picked by a scan for the smallest SLOTS + BUCKETS that works.
 
-Run `python -m tools.gen.showtables` to rewrite the module; tests/host/test_showtables.py checks
+Run `python -m tools.gen.showtables` to rewrite the module; tests/core/test_showtables.py checks
 that the committed literal equals a fresh generation.
 """
 

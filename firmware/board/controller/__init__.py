@@ -17,7 +17,7 @@ from cribbage.errors import CribError
 
 # OK and UNDO are not taken this long after a laptop's proposal appears, is replaced or withdrawn:
 # a press meant for the one the player was reading must not answer another.
-_LINK_READ_MS = const(1500)  # tests/both/test_board_link.py READ_MS says the same
+_LINK_READ_MS = const(1500)  # tests/link/test_board_link.py READ_MS says the same
 
 
 class Controller(Keyed):
