@@ -1,4 +1,4 @@
-# Published crib discard tables, for comparing ours with (verify/compare_cribtables.py, tests/core/test_cribtables.py).
+# Published crib discard tables, for comparing ours with (verify/compare_cribtables.py, tests/core).
 """Rows and columns A 2 3 4 5 6 7 8 9 10 J Q K; each entry the average crib when these two ranks are
 thrown. "Dealer": thrown to your own crib; "pone": to the opponent's.
 

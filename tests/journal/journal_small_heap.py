@@ -1,5 +1,6 @@
 # Child of test_journal_memory: replays a journal through Journal.open in a small heap (-X heapsize=64k).
-"""MICROPYPATH=.frozen:LIB micropython -X heapsize=64k tests/journal/journal_small_heap.py JOURNAL MODE EXPECTED
+"""MICROPYPATH=.frozen:LIB micropython -X heapsize=64k tests/journal/journal_small_heap.py \\
+    JOURNAL MODE EXPECTED
 
 LIB, its path, holds the firmware compiled with mpy-cross (as the Pico runs it: compiling .py needs more
 heap than running it). MODE "count" only counts the payloads; "events" parses each into its event dict
