@@ -42,7 +42,7 @@ def _test_files(target):
 
 def run(targets):
     root = _here() + "/.."
-    # tests/ itself off the path: MicroPython takes any folder for a package, and tests/board would hide board.
+    # tests/ off the path: MicroPython takes any folder for a package, and tests/board would hide board.
     for p in [p for p in sys.path if p.rstrip("/").endswith("/tests") or p == "tests"]:
         sys.path.remove(p)
     for extra in (root + "/firmware", root + "/tests/support", root):  # root: sim/, verify/

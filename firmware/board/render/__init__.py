@@ -1,7 +1,7 @@
 # Derived state -> LED frame in one preallocated bytearray: pegs, proposal, dealer, match points, animations.
 # frame = f(view, now_ms): nothing here blocks or keeps time itself, so an animation never delays
 # input, and a frame is only redrawn when the view or its blink/animation phase changed. Nothing
-# allocates after __init__ (tests/mp/test_board_render_alloc.py proves it under heap_lock).
+# allocates after __init__ (tests/board/test_board_alloc_mp.py proves it under heap_lock).
 from array import array
 
 from board.render import anims
