@@ -6,7 +6,7 @@ _WIN = 1000.0  # a lay that reaches the target outweighs any expectation
 
 
 _REACH = 24  # points from the target: within one deal's reach, the discard plays to the board
-_REACH_OPTIONS = 6  # the keeps, best first, weighed for their chance: a bound on the board's time
+_REACH_OPTIONS = 3  # the keeps, best first, weighed for their chance: a bound on the board's time
 _PLAY_POINTS = (300, 400)  # hundredths: a pone's and a dealer's usual points in the play
 
 
