@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from crib.tables import fairdeal
+from crib.tables import fairdeal, store
 from crib.tables.service import Forbidden, NotFound, Rejected, Tables, TooMany
 from cribbage import events
 from cribbage.cards import pip
@@ -294,3 +294,49 @@ def test_the_boards_opponent_fills_an_empty_seat_and_plays_a_whole_game(tables):
     assert fairdeal.verify(end["proof"], a.seat, a.share, fairdeal.collect(a.views)) > 0
     m = board_match(tables.cache[code].table)
     assert list(m.front) == end["scores"]
+
+
+def test_a_seat_dropped_and_rejoined_100_times_ends_the_game_as_without_drops(tmp_path):
+    secret = fairdeal.new_secret()
+    shares = [fairdeal.new_share(), fairdeal.new_share()]
+
+    def game(path, drops):
+        tables = Tables(path, burst=10_000)
+        code = tables.new(secret)
+        seats = [Seat(tables, code, name, random.Random(k)) for k, name in enumerate(("Ann", "Bob"))]
+        for s, share in zip(seats, shares, strict=True):
+            s.share = share
+        dropped = 0
+        for _ in range(2000):
+            for s in seats:
+                v = s.look()
+                if v["phase"] == "over" or s.seat not in v["awaited"]:
+                    continue
+                if s.seat == 1 and dropped < drops:  # dropped before its move: rejoins, reads where it was
+                    tables = Tables(path, burst=10_000)
+                    for t in seats:
+                        t.tables = tables
+                    assert s.look() == v
+                    dropped += 1
+                move = s.choose(v)
+                s.send(move)
+                if s.seat == 1 and dropped < drops:
+                    # the server restarts (nothing cached) and the seat, not knowing its move was taken,
+                    # rejoins and sends it again under the same seq
+                    tables = Tables(path, burst=10_000)
+                    for t in seats:
+                        t.tables = tables
+                    again = tables.move(code, s.token, s.seq, move)
+                    assert again["replayed"]
+                    dropped += 1
+            if seats[0].views[-1]["phase"] == "over":
+                break
+        con = store.connect(path)
+        return tables.public(code), [m[1:] for m in store.moves(con, code)], dropped
+
+    calm = game(str(tmp_path / "calm.sqlite3"), 0)
+    stormy = game(str(tmp_path / "stormy.sqlite3"), 100)
+    assert stormy[2] == 100
+    assert stormy[1] == calm[1]  # the same moves, in the same order, each once
+    assert stormy[0]["scores"] == calm[0]["scores"] and stormy[0]["winner"] == calm[0]["winner"]
+    assert stormy[0]["proof"]["seed"] == calm[0]["proof"]["seed"] is not None

@@ -102,13 +102,13 @@ class Tables:
 
     # ---- tables and seats ---------------------------------------------------------------------------
 
-    def new(self):
-        """A new table; its code."""
+    def new(self, secret=None):
+        """A new table; its code. (`secret`: the server's part of the seed, given only to replay a game.)"""
         with self.lock:
             for _ in range(RETRIES):
                 code = new_code()
                 try:
-                    store.add_table(self.con, code, fairdeal.new_secret())
+                    store.add_table(self.con, code, secret or fairdeal.new_secret())
                     return code
                 except store.Conflict:
                     continue
@@ -262,17 +262,23 @@ class Tables:
                 raise Rejected("seat %d's next move is number %d, not %d" % (seat, len(done) + 1, seq))
             if got.table.phase == "over":
                 raise Rejected("the game is over")
-            trial = _replica(got.table)
+            # The fold checks the whole move before it changes anything: a refused move leaves it as it
+            # was. A move it took that is then not stored (another server stored this n first) leaves a
+            # fold ahead of the database: it is dropped, and the table read again.
             try:
-                trial.apply(seat, move)
+                got.table.apply(seat, move)
             except Refused as e:
                 raise Rejected(str(e)) from None
             try:
                 store.add_move(self.con, code, got.n + 1, seat, seq, move)
-            except store.Conflict:
+            except BaseException as e:
+                self.cache.pop(code, None)
                 got = self._load(code)
-                continue
-            got = self._load(code)
+                if isinstance(e, store.Conflict):
+                    continue
+                raise
+            got.n += 1
+            got.by_seq[seat][seq] = move
             return False
         raise TableError("the table is busy: send the move again")
 
@@ -301,10 +307,3 @@ def _said(move):
     if kind == "discard":
         return "discard %s" % " ".join(str(c) for c in move.get("cards", []))
     return kind or "?"
-
-
-def _replica(table):
-    """A copy of the fold to try a move on: the real one changes only after the move is stored."""
-    import copy
-
-    return copy.deepcopy(table)
