@@ -129,6 +129,22 @@ def _describe(ev, names):
     return str(t)
 
 
+def said_event(ev, names):
+    """A pushed peg in players' words with the side's name ("Alice: two for his heels"), else None."""
+    from crib.speech import peg_words
+
+    try:
+        if ev.get("t") != "peg":
+            return None
+        s, n, why = ev["s"], ev["n"], ev.get("why", "manual")
+        if not isinstance(s, int) or not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            return None
+        name = plain(names[s % len(names)], 30) if names else "player %d" % (s + 1)
+        return peg_words(name, n, str(why))
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+        return None
+
+
 def safe_render(state, hello, recent, status=""):
     """render(), or a line saying the board's state made no sense (a board's words are not trusted)."""
     try:
@@ -147,12 +163,13 @@ def _start(client):
     return hello, state
 
 
-def watch(client, console, seconds=None, clock=time.monotonic, reopen=None, retry_s=1.0):
+def watch(client, console, seconds=None, clock=time.monotonic, reopen=None, retry_s=1.0, speak=None):
     """Subscribe and redraw on every push until Ctrl-C (or `seconds` pass; for tests).
 
     When the board goes away (unplugged, reset, the simulator stopped) and `reopen` is given, the
     view stays up saying so and `reopen()` (a new connected client, or an exception) is tried every
-    `retry_s` seconds, as a scoreboard on a second screen would; without it the LinkError goes up."""
+    `retry_s` seconds, as a scoreboard on a second screen would; without it the LinkError goes up.
+    With `speak` (a callable taking text), each peg is said in players' words with the side's name."""
     from rich.live import Live
 
     from crib.link.client import LinkError
@@ -190,6 +207,10 @@ def watch(client, console, seconds=None, clock=time.monotonic, reopen=None, retr
                 continue
             if push.get("push") == "event":
                 recent.append(describe(push.get("event") or {}, names))
+                if speak is not None:
+                    said = said_event(push.get("event") or {}, names)
+                    if said:
+                        speak(said)
                 del recent[:-6]
             elif push.get("push") == "state":
                 state = push.get("state")

@@ -246,14 +246,22 @@ def sync_cmd(
 
 
 @app.command("watch", cls=Command, rich_help_panel=BOARD)
-def watch_cmd(port: Port = "auto", timeout: Timeout = 2.0):
+def watch_cmd(
+    port: Port = "auto",
+    timeout: Timeout = 2.0,
+    speak: Annotated[bool, typer.Option("--speak", help="say each score aloud as it is pegged")] = False,
+):
     """Show the board live in the terminal: pegs, scores, match points, the last count."""
     from crib.watch import watch
 
     c = common.client(port, timeout)
+    say = None
+    if speak:
+        from crib.speech import Speaker
 
+        say = Speaker().say
     try:
-        watch(c, common.console, reopen=lambda: share.connect(port, timeout))
+        watch(c, common.console, reopen=lambda: share.connect(port, timeout), speak=say)
     except KeyboardInterrupt:
         pass
     except LinkError as e:

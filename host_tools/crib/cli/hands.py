@@ -32,6 +32,7 @@ def score(
     crib: Annotated[bool, typer.Option("--crib", help="score a crib: only 5-card flushes")] = False,
     five_card: Annotated[bool, typer.Option("--five-card", help="five-card game: hands of 3")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="JSON (one object a line from stdin)")] = False,
+    speak: Annotated[bool, typer.Option("--speak", help="say the count aloud")] = False,
 ):
     """Count a hand or crib with its starter: every fifteen, pair, run, flush and nobs, then the total.
 
@@ -64,6 +65,12 @@ def score(
         sys.stdout.write(json.dumps(show.to_dict()) + "\n")
     else:
         print_itemised(show, Console(highlight=False))
+    if speak:
+        from crib.speech import Speaker, show_words
+
+        speaker = Speaker()
+        speaker.say(show_words(show))
+        speaker.wait()
 
 
 @app.command("advise", cls=Command, rich_help_panel=HANDS)

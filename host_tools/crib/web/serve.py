@@ -83,8 +83,11 @@ class Room:
         held = db.count_events(con, board)
         cached = self._boards.get(board)
         if cached is None or cached[0] != held:
-            played, _orphans, m = replay.replay_board(board, list(db.events(con, board)))
-            cached = (held, _state(board, m, played[-1].first_seq if played else None))
+            events = list(db.events(con, board))
+            played, _orphans, m = replay.replay_board(board, events)
+            state = _state(board, m, played[-1].first_seq if played else None)
+            state["said"] = _said(events, state["names"])
+            cached = (held, state)
             self._boards[board] = cached
         return dict(cached[1], table=None)
 
@@ -135,6 +138,17 @@ def _table_of(b, rounds, found):
                 seats = [p2, p1] if list(b["names"]) == [p2, p1] else [p1, p2]
                 return {"tab": tab, "round": k, "players": seats, "result": None}
     return {"tab": tab, "round": None, "players": [], "result": None}
+
+
+def _said(events, names):
+    """The last peg in players' words, with its seq so the page says each one once (crib.speech's wording)."""
+    from crib.watch import said_event
+
+    for seq, ev in reversed(events):
+        text = said_event(ev, names) if isinstance(ev, dict) else None
+        if text:
+            return {"seq": seq, "text": text}
+    return None
 
 
 def _state(board, m, first_seq=None):
