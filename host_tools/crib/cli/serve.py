@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from crib.cli import club, common
-from crib.cli.common import CLUB, Command
+from crib.cli.common import CLUB, Command, Group
 from crib.store import db
 
 app = typer.Typer()
@@ -53,7 +53,9 @@ def serve_cmd(
     )
 
 
-table_app = typer.Typer(help="Remote tables on a club server (crib serve --tables)", no_args_is_help=True)
+table_app = typer.Typer(
+    cls=Group, help="Remote tables on a club server (crib serve --tables)", no_args_is_help=True
+)
 app.add_typer(table_app, name="table", rich_help_panel=CLUB)
 
 
