@@ -24,6 +24,10 @@ DEFICIENCIES = {
 MIN_DELTA_E = 20.0
 # The brightness settings a player can pick (firmware/board/settings.py).
 BRIGHTNESS_LEVELS = (16, 32, 64, 96, 128, 192, 255)
+# The lowest brightness at which three sides can pass at all (docs/accessibility.md): below it every
+# colour is too near the unlit track, so the dimmer levels rely on the cues that are not colour.
+CHECKED_FROM = 64
+CHECKED_LEVELS = tuple(b for b in BRIGHTNESS_LEVELS if b >= CHECKED_FROM)
 UNLIT = (0, 0, 0)
 _SKUNK_LEVEL = 40  # the skunk line: white at 40/256 of the brightness (board/render/anims.py)
 
@@ -120,7 +124,7 @@ def seen(led, deficiency):
     return lab(simulate(tuple(c / 255 for c in led), deficiency))
 
 
-def problems(colours, names=None, levels=BRIGHTNESS_LEVELS, minimum=MIN_DELTA_E):
+def problems(colours, names=None, levels=CHECKED_LEVELS, minimum=MIN_DELTA_E):
     """Every pair too alike under a deficiency -> list of (deficiency, bright, a, b, delta E).
 
     Checked: each pair of side colours, and each side against the unlit track and the skunk line,

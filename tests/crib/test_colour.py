@@ -76,3 +76,21 @@ def test_well_apart_colours_pass_and_the_minimum_is_what_decides():
 def test_the_led_bytes_are_the_renderers():
     assert colour.led_rgb((255, 0, 64), 96) == (96, 0, 24)
     assert colour.skunk_rgb(255) == (39, 39, 39)
+
+
+def test_the_reference_boards_side_colours_pass_at_every_checked_brightness():
+    import json
+    from pathlib import Path
+
+    board = json.loads((Path(__file__).parents[2] / "hardware" / "board.json").read_text())
+    sides = board["sides"]
+    assert tuple(b for b in colour.BRIGHTNESS_LEVELS if b >= 64) == colour.CHECKED_LEVELS
+    assert colour.problems([tuple(c) for c in sides["colours"]], sides["names"]) == []
+    # the old pure red, blue and green fail where the new ones pass
+    assert colour.problems([(255, 0, 0), (0, 64, 255), (0, 255, 0)]) != []
+
+
+def test_the_checked_levels_are_the_boards_brightness_settings():
+    from board import settings
+
+    assert settings.SPEC["brightness"][1] == colour.BRIGHTNESS_LEVELS
