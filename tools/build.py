@@ -213,12 +213,21 @@ def board_files(src, dest):
         if os.path.exists(cache):
             os.remove(cache)
         return out
+    _warn_colours(board)
     crc, size = boardcache.file_crc(out)
     text = json.dumps(boardcache.cache_dict(board, crc, size), separators=(",", ":"))
     if _read(cache, "r") != text:
         with open(cache, "w") as f:
             f.write(text)
     return out
+
+
+def _warn_colours(board):
+    """Say which side colours a colour-blind player could not tell apart (a warning: the maker's call)."""
+    from crib import colour
+
+    for line in colour.describe(colour.problems(board.colours, board.side_names)):
+        print("warning: board file: " + line, file=sys.stderr)
 
 
 def _read(path, mode):
