@@ -22,7 +22,10 @@ def _rows(code):
 
 
 def _near(got, want):
-    return abs(got - want) <= max(512, want // 20)
+    # A row holds its module's own allocations plus, now and then, a new block of the interned-name
+    # pool, which lands in whichever row crosses the pool's end first: that crossing moves with anything
+    # interned or allocated earlier (the board file's text moved it), so a row may swing by about a block.
+    return abs(got - want) <= max(1024, want // 20)
 
 
 def test_the_sims_hal_and_the_picos_as_measured():
