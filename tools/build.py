@@ -224,7 +224,7 @@ def board_files(src, dest):
 
 def _warn_colours(board):
     """Say which side colours a colour-blind player could not tell apart (a warning: the maker's call)."""
-    from crib import colour
+    from tools import colour
 
     for line in colour.describe(colour.problems(board.colours, board.side_names)):
         print("warning: board file: " + line, file=sys.stderr)

@@ -1,8 +1,8 @@
-# The colour-vision check of side colours (host_tools/crib/colour.py): CIEDE2000 against Sharma's
+# The colour-vision check of side colours (tools/colour.py): CIEDE2000 against Sharma's
 # published test data, the simulation against its matrices, and a known bad pair caught.
 import pytest
 
-from crib import colour
+from tools import colour
 
 # Sharma, Wu & Dalal 2005, table 1: (L, a, b) pairs and the CIEDE2000 difference to 4 places.
 SHARMA = [
