@@ -117,7 +117,7 @@ function render(v) {
 }
 
 function pick(c) {
-  if (!view) return;
+  if (!view || sending) return;  // a tap while a throw is on its way must not unpick what was sent
   if (view.phase === "play") { send({t: "lay", card: c}); return; }
   picked = picked.includes(c) ? picked.filter(x => x !== c) : picked.concat([c]).slice(-2);
   render(view);
