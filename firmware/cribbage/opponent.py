@@ -18,6 +18,7 @@ over the cards the opponent may still hold, playing to the board near the end. d
 """
 
 from cribbage.cards import pip
+from cribbage.show import points_alone
 
 LEVELS = ("beginner", "expected", "top")
 _advisor = None  # made on the first expected or top discard: the advice comes with its tables
@@ -36,48 +37,6 @@ def _form_of(hand, target, form):
     return "five"
 
 
-# ---- points of cards on their own (the beginner's keep) ------------------------------------------
-
-
-def alone_points(cards):
-    """Points of cards with no starter: fifteens, pairs, runs and a flush of them all (no nobs)."""
-    n = len(cards)
-    pts = 0
-    for mask in range(1, 1 << n):
-        s = 0
-        for i in range(n):
-            if mask >> i & 1:
-                s += pip(cards[i])
-        if s == 15:
-            pts += 2
-    ranks = [c >> 2 for c in cards]
-    for i in range(n):
-        for j in range(i + 1, n):
-            if ranks[i] == ranks[j]:
-                pts += 2
-    # runs: the longest stretch of consecutive ranks of length >= 3, times the ways to make it
-    counts = [0] * 14
-    for r in ranks:
-        counts[r] += 1
-    r = 0
-    while r < 13:
-        if counts[r]:
-            start = r
-            ways = 1
-            while r < 13 and counts[r]:
-                ways *= counts[r]
-                r += 1
-            if r - start >= 3:
-                pts += (r - start) * ways
-        else:
-            r += 1
-    if n >= 4:
-        s = cards[0] & 3
-        if all(c & 3 == s for c in cards):
-            pts += n
-    return pts
-
-
 def _throw_sizes(form):
     return 1 if form in ("three", "four") else 2
 
@@ -89,7 +48,7 @@ def _beginner_discard(hand, throw):
     for i in range(n):
         for j in range(i + 1, n) if throw == 2 else (i,):
             kept = [hand[k] for k in range(n) if k != i and k != j]
-            p = alone_points(kept)
+            p = points_alone(kept)
             if p > best_pts:
                 best_pts = p
                 best = [hand[i], hand[j]] if throw == 2 else [hand[i]]

@@ -27,7 +27,7 @@ def _fifteen_masks(n):
     return bytes(out)
 
 
-_MASKS = (b"", b"", b"", b"", _fifteen_masks(4), _fifteen_masks(5))
+_MASKS = (b"", b"", b"", _fifteen_masks(3), _fifteen_masks(4), _fifteen_masks(5))
 
 
 def _lowest_cards():
@@ -187,6 +187,21 @@ def score_show(hand, starter, crib=False, five_card=False):
     """
     hand, starter = _check(hand, starter, crib, five_card)
     cards = hand + [starter]
+    items = _counted(cards)
+    suit = hand[0] & 3
+    if all(c & 3 == suit for c in hand):
+        if starter & 3 == suit:
+            items.append(Item("flush", len(cards), cards))
+        elif not crib:
+            items.append(Item("flush", len(hand), list(hand)))
+    for c in hand:
+        if c >> 2 == JACK and c & 3 == starter & 3:
+            items.append(Item("nobs", 1, [c]))
+    return Show(hand, starter, crib, five_card, items)
+
+
+def _counted(cards):
+    # The fifteens, pairs and runs of cards, as items: a show's five, or a kept hand before the starter.
     items = []
     n = len(cards)
     # sums[mask]: pips of the cards in mask, each built from a smaller mask plus its lowest card
@@ -205,16 +220,17 @@ def score_show(hand, starter, crib=False, five_card=False):
             for j in range(i + 1, len(same)):
                 items.append(Item("pair", 2, [same[i], same[j]]))
     items.extend(_runs(by_rank))
-    suit = hand[0] & 3
-    if all(c & 3 == suit for c in hand):
-        if starter & 3 == suit:
-            items.append(Item("flush", len(cards), cards))
-        elif not crib:
-            items.append(Item("flush", len(hand), list(hand)))
-    for c in hand:
-        if c >> 2 == JACK and c & 3 == starter & 3:
-            items.append(Item("nobs", 1, [c]))
-    return Show(hand, starter, crib, five_card, items)
+    return items
+
+
+def points_alone(cards):
+    """Points of kept cards before the starter: fifteens, pairs, runs, a flush of 4 or more (no nobs)."""
+    points = 0
+    for item in _counted(cards):
+        points += item.points
+    if len(cards) >= 4 and all(c & 3 == cards[0] & 3 for c in cards):
+        points += len(cards)
+    return points
 
 
 def _runs(by_rank):

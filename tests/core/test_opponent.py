@@ -4,20 +4,25 @@ from check import raises
 from cribbage.advice import Advisor
 from cribbage.cards import parse_cards, pip
 from cribbage.deal import deal
-from cribbage.opponent import LEVELS, alone_points, discard, lay, lay_points
+from cribbage.opponent import LEVELS, discard, lay, lay_points
 from cribbage.play import reasons_for_lay
+from cribbage.show import points_alone
 
 
 def _c(text):
     return parse_cards(text)
 
 
-def test_alone_points_against_known_hands():
-    assert alone_points(_c("5H 5D 5S JC")) == 6 + 6 + 2  # pair royal, 5+J three ways, 5+5+5
-    assert alone_points(_c("2H 3H 4H 5H")) == 4 + 4  # a run of four and a flush, no fifteen (14)
-    assert alone_points(_c("AS 2D 3C KH")) == 3 + 2  # a run of three and 2+3+K
-    assert alone_points(_c("7S 7D 8C 8H")) == 4 + 8  # two pairs, 7+8 four ways
-    assert alone_points(_c("9S 9D 4C KH")) == 2
+def test_points_alone_against_known_hands():
+    assert points_alone(_c("5H 5D 5S JC")) == 6 + 6 + 2  # pair royal, 5+J three ways, 5+5+5
+    assert points_alone(_c("2H 3H 4H 5H")) == 4 + 4  # a run of four and a flush, no fifteen (14)
+    assert points_alone(_c("AS 2D 3C KH")) == 3 + 2  # a run of three and 2+3+K
+    assert points_alone(_c("7S 7D 8C 8H")) == 4 + 8  # two pairs, 7+8 four ways
+    assert points_alone(_c("9S 9D 4C KH")) == 2
+    # the five-card game keeps three: a fifteen of all three, and no flush of fewer than four
+    assert points_alone(_c("4D 5H 6S")) == 3 + 2
+    assert points_alone(_c("7H 8H 9H")) == 3 + 2  # a run and 7+8, no flush
+    assert points_alone(_c("5H JD 5S")) == 2 + 4
 
 
 def test_lay_points_agree_with_the_play_rules():
@@ -46,8 +51,8 @@ def test_beginner_keeps_the_most_points_alone():
     best = 0
     for i in range(6):
         for j in range(i + 1, 6):
-            best = max(best, alone_points([hand[k] for k in range(6) if k not in (i, j)]))
-    assert alone_points(kept) == best == 10  # 5 5 J K: a pair, 5+J and 5+K twice each
+            best = max(best, points_alone([hand[k] for k in range(6) if k not in (i, j)]))
+    assert points_alone(kept) == best == 10  # 5 5 J K: a pair, 5+J and 5+K twice each
 
 
 def test_expected_throws_the_advice_best():
