@@ -3,59 +3,13 @@
 import random
 
 import pytest
+from tableseats import Seat, play_out
 
 from crib.tables import fairdeal, store
 from crib.tables.service import Forbidden, NotFound, Rejected, Tables, TooMany
 from cribbage import events
-from cribbage.cards import pip
 from cribbage.errors import CribError
 from cribbage.game import Match
-
-
-class Seat:
-    """A scripted person at a seat: sends its share, then a random legal discard and lay, counting seq."""
-
-    def __init__(self, tables, code, name, rng):
-        self.tables, self.code, self.rng = tables, code, rng
-        self.seat, self.token = tables.join(code, name)
-        self.share = fairdeal.new_share()
-        self.seq = 0
-        self.views = []
-
-    def look(self):
-        v = self.tables.view(self.code, self.token)
-        self.views.append(v)
-        return v
-
-    def send(self, move):
-        self.seq += 1
-        got = self.tables.move(self.code, self.token, self.seq, move)
-        self.views.append(got["view"])
-        return got
-
-    def choose(self, v):
-        if not v["share_in"]:
-            return {"t": "share", "share": self.share}
-        if v["phase"] == "discard":
-            return {"t": "discard", "cards": self.rng.sample(v["hand"], 2)}
-        fits = [c for c in v["hand"] if v["count"] + pip(c) <= 31]
-        return {"t": "lay", "card": self.rng.choice(fits)}
-
-    def turn(self):
-        v = self.look()
-        if v["phase"] != "over" and self.seat in v["awaited"]:
-            self.send(self.choose(v))
-            return True
-        return False
-
-
-def play_out(a, b, limit=2000):
-    for _ in range(limit):
-        moved = a.turn() | b.turn()
-        if a.views[-1]["phase"] == "over":
-            return a.look()
-        assert moved, "neither seat could move: %r" % a.views[-1]
-    raise AssertionError("the game did not end")
 
 
 @pytest.fixture
@@ -216,8 +170,8 @@ def test_a_seat_never_sees_the_other_hand_before_the_show(tables):
     assert fairdeal.verify(a.views[-1]["proof"], a.seat, a.share, fairdeal.collect(a.views)) > 0
 
 
-def test_two_servers_on_one_database_play_one_table(tmp_path):
-    path = str(tmp_path / "club.sqlite3")
+def test_two_servers_on_one_database_play_one_table(history_db):
+    path = history_db  # a SQLite file, then a fresh PostgreSQL database
     one, two = Tables(path, burst=10_000), Tables(path, burst=10_000)
     code = one.new()
     rng = random.Random(9)
@@ -341,3 +295,27 @@ def test_a_seat_dropped_and_rejoined_100_times_ends_the_game_as_without_drops(tm
     assert stormy[1] == calm[1]  # the same moves, in the same order, each once
     assert stormy[0]["scores"] == calm[0]["scores"] and stormy[0]["winner"] == calm[0]["winner"]
     assert stormy[0]["proof"]["seed"] == calm[0]["proof"]["seed"] is not None
+
+
+def test_two_servers_sent_the_same_move_at_once_store_it_once(history_db):
+    import threading
+
+    servers = [Tables(history_db, burst=10_000) for _ in range(4)]
+    code = servers[0].new()
+    seat, token = servers[0].join(code, "Ann")
+    share = {"t": "share", "share": fairdeal.new_share()}
+    start = threading.Barrier(len(servers))
+    answers = []
+
+    def send(t):
+        start.wait()
+        answers.append(t.move(code, token, 1, share)["replayed"])
+
+    threads = [threading.Thread(target=send, args=(t,)) for t in servers]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(30)
+    assert sorted(answers) == [False, True, True, True]  # one server stored it; the others found it
+    con = store.connect(history_db)
+    assert [m[1:3] for m in store.moves(con, code)] == [(seat, 1)]

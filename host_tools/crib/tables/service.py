@@ -93,6 +93,8 @@ class Tables:
 
     def __init__(self, path, clock=time.monotonic, burst=BURST, rate=PER_S, bots=None):
         self.con = store.connect(path)
+        self.url = path if store.shared(self.con) else None  # where a listener hears other servers' moves
+        self.origin = self.con.origin = secrets.token_hex(6)  # this server's name in its notifications
         self.clock = clock
         self.burst, self.rate = burst, rate
         self.lock = threading.Lock()

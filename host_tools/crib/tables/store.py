@@ -6,6 +6,7 @@ import time
 
 from crib.store import address, postgres
 from crib.store import sqlite as crib_sqlite
+from crib.tables import fanout
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS remote_tables (
@@ -57,6 +58,16 @@ def connect(path):
     return con
 
 
+def shared(con):
+    """True when other servers may share the database and listen for its moves (PostgreSQL)."""
+    return getattr(con, "dialect", None) == "postgresql"
+
+
+def _notify(con, code):
+    if shared(con):
+        fanout.notify(con, code, getattr(con, "origin", ""))  # sent at the commit, never on a rollback
+
+
 def _is_conflict(e):
     if isinstance(e, sqlite3.IntegrityError):
         return True
@@ -96,6 +107,7 @@ def add_seat(con, code, seat, token_hash, name, level=None, now=None):
                 "VALUES ($1, $2, $3, $4, $5, $6)",
                 (code, seat, token_hash, name, level, time.time() if now is None else now),
             )
+            _notify(con, code)
     except Exception as e:
         if _is_conflict(e):
             raise Conflict(seat) from None
@@ -125,6 +137,7 @@ def add_move(con, code, n, seat, seq, move, now=None):
                     time.time() if now is None else now,
                 ),
             )
+            _notify(con, code)
     except Exception as e:
         if _is_conflict(e):
             raise Conflict(n) from None

@@ -13,7 +13,7 @@ from crib.tables.service import TableError
 
 BODY_MAX = 4096  # the largest move is a few dozen bytes
 WAIT_S = 20.0  # a seat's long poll answers at the latest after this, changed or not
-LOOK_S = 0.5  # how often a waiting poll looks at the database for another server's moves
+LOOK_S = 0.5  # on SQLite, how often a waiting poll looks at the file for another process's moves
 NEW_BURST, NEW_PER_S = 30, 0.5  # tables made by one server: a burst, then this many a second
 
 
@@ -63,27 +63,58 @@ def _code(request):
 
 
 class Bell:
-    """Rings a table's waiters when this server stored a move there (another server's are looked for)."""
+    """Rings a table's waiters when a move is stored there: by this server, or (heard through PostgreSQL's
+    NOTIFY) by another. On SQLite no other server is heard: a waiter also looks every LOOK_S."""
 
-    def __init__(self):
+    def __init__(self, tables):
         self.events = {}
+        self.url, self.origin = tables.url, tables.origin
+        self.look = None if self.url else LOOK_S
+        self.listener = None
 
     def ring(self, code):
-        e = self.events.pop(code, None)
-        if e is not None:
+        """Ring `code`'s waiters; None rings every table's (a notification may have been missed)."""
+        if code is None:
+            events, self.events = list(self.events.values()), {}
+        else:
+            events = [self.events.pop(code)] if code in self.events else []
+        for e in events:
             e.set()
 
-    async def wait(self, code, timeout):
-        e = self.events.setdefault(code, asyncio.Event())
+    async def listen(self):
+        """Hear other servers from now on (the first wait starts it, on the server's own loop)."""
+        if self.url is not None:
+            if self.listener is None:
+                self.listener = asyncio.ensure_future(self._start())
+            await self.listener
+
+    async def _start(self):
+        from crib.tables import fanout
+
+        loop = asyncio.get_running_loop()
+        listener = fanout.Listener(
+            self.url, self.origin, lambda code: loop.call_soon_threadsafe(self.ring, code)
+        )
+        if not await run_in_threadpool(listener.start):
+            self.look = LOOK_S  # no listener yet (the database is slow to answer): look meanwhile
+        return listener
+
+    def event(self, code):
+        """The event the next move at `code` sets: taken before the table is read, so none is missed."""
+        return self.events.setdefault(code, asyncio.Event())
+
+    async def wait(self, event, timeout):
+        if self.look is not None:
+            timeout = min(timeout, self.look)
         try:
-            await asyncio.wait_for(e.wait(), timeout)
+            await asyncio.wait_for(event.wait(), max(0.0, timeout))
         except asyncio.TimeoutError:
             pass
 
 
 def routes(tables, templates):
     """The tables' routes on `tables` (a crib.tables.service.Tables)."""
-    bell = Bell()
+    bell = Bell(tables)
     made = service.Bucket(NEW_BURST, NEW_PER_S, time.monotonic)
 
     def handled(fn):
@@ -128,16 +159,19 @@ def routes(tables, templates):
         """The seat's view; with ?after=N, held until the table has moved past move N (a long poll)."""
         code, token = _code(request), _token(request)
         after = request.query_params.get("after")
-        view = await run_in_threadpool(tables.view, code, token)
-        if after is not None and after.lstrip("-").isdigit():
-            deadline = time.monotonic() + WAIT_S
-            seen = (view["n"], view["seats"])
-            while seen == (int(after), view["seats"]) and time.monotonic() < deadline:
-                await bell.wait(code, LOOK_S)
-                view = await run_in_threadpool(tables.view, code, token)
-                if (view["n"], view["seats"]) != seen:
-                    break
-        return _ok(view)
+        if after is None or not after.lstrip("-").isdigit():
+            return _ok(await run_in_threadpool(tables.view, code, token))
+        await bell.listen()
+        deadline = time.monotonic() + WAIT_S
+        seats = None
+        while True:
+            rung = bell.event(code)  # before the read: a move stored after it rings this event
+            view = await run_in_threadpool(tables.view, code, token)
+            seats = view["seats"] if seats is None else seats
+            left = deadline - time.monotonic()
+            if view["n"] != int(after) or view["seats"] != seats or left <= 0:
+                return _ok(view)
+            await bell.wait(rung, left)
 
     @handled
     async def move(request):

@@ -1,0 +1,240 @@
+# Tables bench: remote tables played by scripted seats over real HTTP on 127.0.0.1, one or two servers.
+"""Usage: python -m bench.bench_tables [--tables N] [--lays N] [--pg] [--tree DIR]
+
+1. One table, two seats on one `crib serve --tables` process: the time from a lay's POST to the other
+   seat's long poll answering with it (the other page drawing it), median and worst of --lays lays
+   (default 200, over as many games as it takes).
+   With --pg the two seats are on two servers: the other seat's poll is woken by PostgreSQL's NOTIFY.
+2. --tables tables (default 200) played at once to the end, two scripted seats each, on one server;
+   with --pg, on two servers sharing one throwaway PostgreSQL database, seat 0 on the first and seat 1
+   on the second. Every move's answer time (median, worst), the wall time, and the check that nothing was
+   lost or doubled: each table's stored moves are exactly the moves its seats were answered for, and both
+   seats verify the revealed deal against every card they were shown.
+
+Every loop is bounded in count and time; every socket is on 127.0.0.1.
+"""
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import tempfile
+import time
+
+import httpx
+import tableseats
+from tableserve import start, stop
+
+from crib.tables import fairdeal, store
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEADLINE_S = 900
+LAY_GOAL_S = 0.300
+
+
+class Seat:
+    def __init__(self, client, code, name, rng):
+        self.client, self.code, self.name, self.rng = client, code, name, rng
+        self.share = fairdeal.new_share()
+        self.views, self.answers, self.sent, self.limited, self.resent = [], [], 0, 0, 0
+
+    async def sit(self):
+        r = await self.client.post("/api/tables/%s/join" % self.code, json={"name": self.name})
+        r.raise_for_status()
+        got = r.json()
+        self.seat, self.auth = got["seat"], {"authorization": "Bearer " + got["token"]}
+
+    async def view(self, after=None):
+        q = "" if after is None else "?after=%d" % after
+        r = await self.ask("GET", "/api/tables/%s/seat%s" % (self.code, q))
+        r.raise_for_status()
+        v = r.json()
+        self.views.append(v)
+        return v
+
+    async def ask(self, method, path, body=None):
+        """A request, sent again as it was when the connection drops (a move's seq makes that safe)."""
+        for _ in range(20):
+            try:
+                return await self.client.request(method, path, headers=self.auth, json=body, timeout=60)
+            except httpx.TransportError:
+                self.resent += 1
+                await asyncio.sleep(0.05)
+        raise SystemExit("the server stopped answering")
+
+    def choose(self, v):
+        return tableseats.choose(v, self.share, self.rng)
+
+    async def send(self, v, move):
+        for _ in range(400):
+            t0 = time.perf_counter()
+            r = await self.ask(
+                "POST", "/api/tables/%s/moves" % self.code, {"seq": v["seq"] + 1, "move": move}
+            )
+            if r.status_code != 429:
+                break
+            self.limited += 1  # the seat's flood limit: wait, as a client is told to
+            await asyncio.sleep(0.25)
+        self.answers.append(time.perf_counter() - t0)
+        r.raise_for_status()
+        self.sent += 1
+        got = r.json()
+        self.views.append(got["view"])
+        return got["view"], t0
+
+    async def play(self, on_lay=None):
+        v = await self.view()
+        while v["phase"] != "over":
+            if self.seat in v["awaited"]:
+                move = self.choose(v)
+                v, t0 = await self.send(v, move)
+                if on_lay and move["t"] == "lay":
+                    on_lay(self.seat, move["card"], t0)
+            else:
+                v = await self.view(v["n"])
+        return v
+
+
+async def new_table(client):
+    r = await client.post("/api/tables", json={})
+    r.raise_for_status()
+    return r.json()["code"]
+
+
+async def lay_latency(urls, lays):
+    """A lay's POST on one seat to the other seat's long poll (waiting already) answering with it; the
+    seats on the first and the last of `urls`."""
+    seen = []
+    async with httpx.AsyncClient(base_url=urls[0]) as one, httpx.AsyncClient(base_url=urls[-1]) as two:
+        games = 0
+        while len(seen) < lays and games < 100:
+            games += 1
+            code = await new_table(one)
+            rng = random.Random(games)
+            seats = [Seat(one, code, "Ann", rng), Seat(two, code, "Bob", rng)]
+            for s in seats:
+                await s.sit()
+            views = [await s.view() for s in seats]
+            while views[0]["phase"] != "over":
+                k = next(i for i in (0, 1) if seats[i].seat in views[i]["awaited"])
+                me, other = seats[k], seats[1 - k]
+                move = me.choose(views[k])
+                poll = asyncio.ensure_future(other.view(views[1 - k]["n"]))
+                await asyncio.sleep(0.002)  # the other seat's poll is waiting at the server
+                views[k], t0 = await me.send(views[k], move)
+                views[1 - k] = await poll
+                if move["t"] == "lay":
+                    seen.append(time.perf_counter() - t0)
+                while views[1 - k]["n"] < views[k]["n"]:
+                    views[1 - k] = await other.view(views[1 - k]["n"])
+    return seen[:lays]
+
+
+async def many(urls, n_tables, path):
+    clients = [httpx.AsyncClient(base_url=u, limits=httpx.Limits(max_connections=4 * n_tables)) for u in urls]
+    try:
+        # made in the database itself: a server makes a few tables a second at most, for anyone
+        from crib.tables.service import Tables
+
+        maker = Tables(path)
+        codes = [maker.new() for _ in range(n_tables)]
+        maker.con.close()
+        pairs = []
+        for k, code in enumerate(codes):
+            rng = random.Random(k)
+            a, b = Seat(clients[0], code, "A%d" % k, rng), Seat(clients[-1], code, "B%d" % k, rng)
+            await a.sit()
+            await b.sit()
+            pairs.append((code, a, b))
+        t0 = time.perf_counter()
+        ends = await asyncio.wait_for(
+            asyncio.gather(*(s.play() for _c, a, b in pairs for s in (a, b))), DEADLINE_S
+        )
+        wall = time.perf_counter() - t0
+    finally:
+        for c in clients:
+            await c.aclose()
+    return pairs, ends, wall
+
+
+def check(pairs, ends, tables_path):
+    con = store.connect(tables_path)
+    bad = 0
+    for k, (code, a, b) in enumerate(pairs):
+        stored = store.moves(con, code)
+        end = ends[2 * k]
+        ok = len(stored) == a.sent + b.sent == end["n"]
+        ok = ok and sum(s == a.seat for _n, s, _q, _m in stored) == a.sent
+        ok = ok and all(
+            fairdeal.verify(end["proof"], s.seat, s.share, fairdeal.collect(s.views)) for s in (a, b)
+        )
+        bad += not ok
+    con.close()
+    return bad
+
+
+def ms(xs):
+    return "median %.1f ms, worst %.1f ms" % (1000 * statistics.median(xs), 1000 * max(xs))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tables", type=int, default=200)
+    ap.add_argument("--lays", type=int, default=200)
+    ap.add_argument("--pg", action="store_true", help="two servers on one throwaway PostgreSQL database")
+    ap.add_argument("--tree", default=_ROOT)
+    args = ap.parse_args(argv)
+    tmp = tempfile.mkdtemp(prefix="bench-tables-")
+    history = os.path.join(tmp, "history.sqlite3")
+    from crib.store import db
+
+    db.connect(history).close()
+    procs = []
+    pg = None
+    try:
+        if args.pg:
+            import pgserver
+
+            pg = pgserver.Server()
+            path = pg.database("bench_tables")
+        else:
+            path = os.path.join(tmp, "tables.sqlite3")
+        for _ in range(2 if args.pg else 1):
+            procs.append(start(history, path, args.tree))
+        urls = [u for _p, u in procs]
+        where = "two servers on one PostgreSQL, the seats split" if args.pg else "one server, SQLite"
+        seen = asyncio.run(lay_latency(urls, args.lays))
+        print(
+            "a lay drawn on the other seat (its POST to the waiting poll's answer), %d lays, %s: %s"
+            % (len(seen), where, ms(seen))
+        )
+        if max(seen) > LAY_GOAL_S:
+            print("GOAL MISSED: a lay drawn later than %d ms" % (1000 * LAY_GOAL_S))
+        pairs, ends, wall = asyncio.run(many(urls, args.tables, path))
+        answers = [t for _c, a, b in pairs for s in (a, b) for t in s.answers]
+        moves = sum(a.sent + b.sent for _c, a, b in pairs)
+        bad = check(pairs, ends, path)
+        print(
+            "%d tables at once (%s): %d moves in %.1f s (%.0f moves/s); a move's answer %s"
+            % (args.tables, where, moves, wall, moves / wall, ms(answers))
+        )
+        limited = sum(a.limited + b.limited for _c, a, b in pairs)
+        resent = sum(a.resent + b.resent for _c, a, b in pairs)
+        print("moves refused by the seats' flood limit, sent again after a wait: %d" % limited)
+        print("requests sent again after a dropped connection: %d" % resent)
+        print(
+            "tables with a move lost or doubled, or a deal that does not verify: %d of %d"
+            % (bad, args.tables)
+        )
+        if bad:
+            print("GOAL MISSED: %d tables" % bad)
+    finally:
+        for p, _u in procs:
+            stop(p)
+        if pg is not None:
+            pg.stop()
+
+
+if __name__ == "__main__":
+    main()
