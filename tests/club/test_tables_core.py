@@ -5,10 +5,8 @@ import random
 import pytest
 from tableseats import Seat, play_out
 
-from crib.tables import fairdeal, store
+from crib.tables import fairdeal, record, store
 from crib.tables.service import Forbidden, NotFound, Rejected, Tables, TooMany
-from cribbage import events
-from cribbage.errors import CribError
 from cribbage.game import Match
 
 
@@ -187,44 +185,10 @@ def test_two_servers_on_one_database_play_one_table(history_db):
 
 def board_match(table):
     """The board's own fold (cribbage.game.Match) fed the table's game as a board keys it."""
-    m = Match(events.setup(form="six", names=["Ann", "Bob"]))
-    m.apply(events.dealer(table.shows[0]["dealer"] if table.shows else table.dealer))
-    deals = [(s["dealer"], s["starter"], s["laid"], s) for s in table.shows]
-    if table.phase == "over" and (not table.shows or table.shows[-1]["deal"] != table.deal_no):
-        deals.append(
-            (table.dealer, table.starter, [[s, c] for s, c in table.play.laid] if table.play else [], None)
-        )
-    for k, (dealer, starter, laid, show) in enumerate(deals):
-        if k:
-            m.apply(events.next_deal())
-        if starter is None:
-            break
-        m.apply(events.starter(starter))
-        for seat, card in laid:
-            if m.game_over:
-                break
-            for _ in range(3):
-                try:
-                    m.apply(events.lay(seat, card))
-                    break
-                except CribError:  # the seat to play could not lay: the board is keyed its go
-                    assert m.play is not None
-                    m.apply(events.go(m._seats[m.play.turn]))
-            else:
-                raise AssertionError("the board refused %r's lay" % ((seat, card),))
-        for _ in range(4):  # a game won on a go: the board is keyed the goes that end it
-            if show is not None or m.game_over or m.play is None or m.play.over:
-                break
-            m.apply(events.go(m._seats[m.play.turn]))
-        if show is not None and not m.game_over:
-            pone = 1 - dealer
-            for side, cards, kind in (
-                (pone, show["kept"][pone], events.hand),
-                (dealer, show["kept"][dealer], events.hand),
-                (dealer, show["crib"], events.crib),
-            ):
-                if not m.game_over:
-                    m.apply(kind(side, cards))
+    setup, *rest = record.board_events(table)
+    m = Match(setup)
+    for ev in rest:
+        m.apply(ev)
     return m
 
 

@@ -1,5 +1,6 @@
 # `crib serve`: the room's live scoreboard in a browser, read from the history (crib/web/serve.py serves it);
-# with --tables, the remote tables too, and `crib table new` makes one on a running server.
+# with --tables, the remote tables too; `crib table new` makes one on a running server, `crib table save`
+# keeps a finished one in the history, `crib table verify` checks it again.
 import json
 import urllib.error
 import urllib.request
@@ -59,9 +60,13 @@ table_app = typer.Typer(
 app.add_typer(table_app, name="table", rich_help_panel=CLUB)
 
 
-def _post(url, body):
+def _post(url, body=None):
+    """The server's JSON answer to a POST of `body` (None: a GET), or a clear failure."""
     req = urllib.request.Request(
-        url, data=json.dumps(body).encode(), headers={"content-type": "application/json"}, method="POST"
+        url,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"content-type": "application/json"},
+        method="GET" if body is None else "POST",
     )
     try:
         with urllib.request.urlopen(req, timeout=10) as r:
@@ -94,3 +99,50 @@ def table_new(
         _post("%s/api/tables/%s/fill" % (base, got["code"]), {"level": fill})
     common.console.print(got["code"], highlight=False)
     common.console.print("page: %s%s" % (base, got["page"]), highlight=False)
+
+
+Server = Annotated[str, typer.Option(help="the club server, as crib serve printed it")]
+
+
+@table_app.command("save", cls=Command)
+def table_save(
+    code: Annotated[str, typer.Argument(help="the table's code")],
+    server: Server = "http://127.0.0.1:8121",
+    db_path: club.DbPath = None,
+):
+    """Keep a finished table's game in the history under both names, re-dealt and checked, with its proof."""
+    from crib.tables import record
+
+    base = server.rstrip("/")
+    got = _post("%s/api/tables/%s/record" % (base, code))
+    con = common.open_db(db_path, readonly=False)
+    try:
+        game, checked = record.save(con, got, base)
+    except record.RecordError as e:
+        common.fail("table %s does not check: %s" % (code, e))
+    finally:
+        con.close()
+    names = got["names"]  # the table's own, in full (the history's are the board's, twelve letters)
+    common.console.print(
+        "table %s: %s %d, %s %d, kept as game %d; the deal checked (%d cards against the seed)"
+        % (code, names[0], game["final"][0], names[1], game["final"][1], game["id"], checked),
+        highlight=False,
+    )
+
+
+@table_app.command("verify", cls=Command)
+def table_verify(
+    code: Annotated[str, typer.Argument(help="the table's code")],
+    db_path: club.DbPath = None,
+):
+    """Check a table game kept in the history again: the deal from its proof, the events from its moves."""
+    from crib.tables import record
+
+    con = common.open_db(db_path, readonly=True)
+    try:
+        checked = record.verify(con, code)
+    except record.RecordError as e:
+        common.fail("table %s does not check: %s" % (code, e))
+    finally:
+        con.close()
+    common.console.print("table %s checks: %d cards against the seed" % (code, checked), highlight=False)

@@ -297,6 +297,23 @@ class Tables:
             chosen = (self.bots or bots.choose)(got.seats[seat]["level"], t, seat)
             self._move(code, got, seat, len(got.by_seq[seat]) + 1, chosen)
 
+    def record(self, code):
+        """A finished table's whole record (its moves in order, the names, the scores and the proof),
+        for a laptop's history: nothing in it is hidden once the game is over, and refused before."""
+        with self.lock:
+            got = self._load(code)
+            t = got.table
+            if t.phase != "over":
+                raise Rejected("the game at %s is not over: its record is given when it ends" % code)
+            return {
+                "code": code,
+                "names": list(t.names),
+                "moves": [[seat, move] for _n, seat, _q, move in store.moves(self.con, code)],
+                "scores": list(t.scores),
+                "winner": t.winner,
+                "proof": t.proof(),
+            }
+
     def proof(self, code):
         with self.lock:
             return self._load(code).table.proof()

@@ -180,6 +180,10 @@ def routes(tables, templates):
         bell.ring(code)
         return _ok(got)
 
+    @handled
+    async def record(request):
+        return _ok(await run_in_threadpool(tables.record, _code(request)))
+
     async def page(request):
         try:
             code = _code(request)
@@ -194,5 +198,6 @@ def routes(tables, templates):
         Route("/api/tables/{code}/fill", fill, methods=["POST"]),
         Route("/api/tables/{code}/seat", seat),
         Route("/api/tables/{code}/moves", move, methods=["POST"]),
+        Route("/api/tables/{code}/record", record),
         Route("/table/{code}", page),
     ]
