@@ -16,13 +16,14 @@ Every loop is bounded in count and time; every socket is on 127.0.0.1.
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import statistics
 import tempfile
 import time
+import urllib.parse
 
-import httpx
 import tableseats
 from tableserve import start, stop
 
@@ -33,23 +34,80 @@ DEADLINE_S = 900
 LAY_GOAL_S = 0.300
 
 
+class Http:
+    """One seat's keep-alive HTTP/1.1 connection, its requests one at a time as a page makes them. (An
+    httpx pool spent four times the server's CPU under a few hundred seats: the bench measured its
+    client.)"""
+
+    def __init__(self, url):
+        u = urllib.parse.urlsplit(url)
+        self.host, self.port = u.hostname or "127.0.0.1", u.port or 80
+        self.reader = self.writer = None
+
+    async def request(self, method, path, headers=None, body=None):
+        """(status, the JSON answer); ConnectionError when the server closed the connection."""
+        data = b"" if body is None else json.dumps(body).encode()
+        head = "%s %s HTTP/1.1\r\nHost: %s:%d\r\nContent-Length: %d\r\n" % (
+            method,
+            path,
+            self.host,
+            self.port,
+            len(data),
+        )
+        if body is not None:
+            head += "Content-Type: application/json\r\n"
+        for k, v in (headers or {}).items():
+            head += "%s: %s\r\n" % (k, v)
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        assert self.reader is not None
+        self.writer.write(head.encode() + b"\r\n" + data)
+        await self.writer.drain()
+        line = await self.reader.readline()
+        if not line:
+            raise ConnectionError("closed")
+        status, length, close = int(line.split()[1]), 0, False
+        while True:
+            line = await self.reader.readline()
+            if line in (b"\r\n", b""):
+                break
+            key, _, value = line.decode("latin-1").partition(":")
+            key = key.strip().lower()
+            if key == "content-length":
+                length = int(value)
+            elif key == "connection" and "close" in value.lower():
+                close = True
+        raw = await self.reader.readexactly(length)
+        if close:
+            self.close()
+        return status, json.loads(raw) if raw else None
+
+    def close(self):
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
 class Seat:
-    def __init__(self, client, code, name, rng):
-        self.client, self.code, self.name, self.rng = client, code, name, rng
+    def __init__(self, url, code, name, rng):
+        self.http, self.code, self.name, self.rng = Http(url), code, name, rng
         self.share = fairdeal.new_share()
+        self.auth = {}
         self.views, self.answers, self.sent, self.limited, self.resent = [], [], 0, 0, 0
 
     async def sit(self):
-        r = await self.client.post("/api/tables/%s/join" % self.code, json={"name": self.name})
-        r.raise_for_status()
-        got = r.json()
-        self.seat, self.auth = got["seat"], {"authorization": "Bearer " + got["token"]}
+        got = await self.ok("POST", "/api/tables/%s/join" % self.code, {"name": self.name})
+        self.seat, self.auth = got["seat"], {"Authorization": "Bearer " + got["token"]}
+
+    async def ok(self, method, path, body=None):
+        status, got = await self.ask(method, path, body)
+        if status != 200:
+            raise SystemExit("%s %s: %d %s" % (method, path, status, got))
+        return got
 
     async def view(self, after=None):
         q = "" if after is None else "?after=%d" % after
-        r = await self.ask("GET", "/api/tables/%s/seat%s" % (self.code, q))
-        r.raise_for_status()
-        v = r.json()
+        v = await self.ok("GET", "/api/tables/%s/seat%s" % (self.code, q))
         self.views.append(v)
         return v
 
@@ -57,8 +115,9 @@ class Seat:
         """A request, sent again as it was when the connection drops (a move's seq makes that safe)."""
         for _ in range(20):
             try:
-                return await self.client.request(method, path, headers=self.auth, json=body, timeout=60)
-            except httpx.TransportError:
+                return await asyncio.wait_for(self.http.request(method, path, self.auth, body), 60)
+            except (OSError, asyncio.IncompleteReadError, asyncio.TimeoutError):
+                self.http.close()
                 self.resent += 1
                 await asyncio.sleep(0.05)
         raise SystemExit("the server stopped answering")
@@ -69,17 +128,17 @@ class Seat:
     async def send(self, v, move):
         for _ in range(400):
             t0 = time.perf_counter()
-            r = await self.ask(
+            status, got = await self.ask(
                 "POST", "/api/tables/%s/moves" % self.code, {"seq": v["seq"] + 1, "move": move}
             )
-            if r.status_code != 429:
+            if status != 429:
                 break
             self.limited += 1  # the seat's flood limit: wait, as a client is told to
             await asyncio.sleep(0.25)
         self.answers.append(time.perf_counter() - t0)
-        r.raise_for_status()
+        if status != 200:
+            raise SystemExit("a move refused: %d %s" % (status, got))
         self.sent += 1
-        got = r.json()
         self.views.append(got["view"])
         return got["view"], t0
 
@@ -96,43 +155,43 @@ class Seat:
         return v
 
 
-async def new_table(client):
-    r = await client.post("/api/tables", json={})
-    r.raise_for_status()
-    return r.json()["code"]
+async def new_table(url):
+    status, got = await Http(url).request("POST", "/api/tables", body={})
+    if status != 200:
+        raise SystemExit("no new table: %d %s" % (status, got))
+    return got["code"]
 
 
 async def lay_latency(urls, lays):
     """A lay's POST on one seat to the other seat's long poll (waiting already) answering with it; the
     seats on the first and the last of `urls`."""
     seen = []
-    async with httpx.AsyncClient(base_url=urls[0]) as one, httpx.AsyncClient(base_url=urls[-1]) as two:
-        games = 0
-        while len(seen) < lays and games < 100:
-            games += 1
-            code = await new_table(one)
-            rng = random.Random(games)
-            seats = [Seat(one, code, "Ann", rng), Seat(two, code, "Bob", rng)]
-            for s in seats:
-                await s.sit()
-            views = [await s.view() for s in seats]
-            while views[0]["phase"] != "over":
-                k = next(i for i in (0, 1) if seats[i].seat in views[i]["awaited"])
-                me, other = seats[k], seats[1 - k]
-                move = me.choose(views[k])
-                poll = asyncio.ensure_future(other.view(views[1 - k]["n"]))
-                await asyncio.sleep(0.002)  # the other seat's poll is waiting at the server
-                views[k], t0 = await me.send(views[k], move)
-                views[1 - k] = await poll
-                if move["t"] == "lay":
-                    seen.append(time.perf_counter() - t0)
-                while views[1 - k]["n"] < views[k]["n"]:
-                    views[1 - k] = await other.view(views[1 - k]["n"])
+    games = 0
+    while len(seen) < lays and games < 100:
+        games += 1
+        code = await new_table(urls[0])
+        rng = random.Random(games)
+        seats = [Seat(urls[0], code, "Ann", rng), Seat(urls[-1], code, "Bob", rng)]
+        for s in seats:
+            await s.sit()
+        views = [await s.view() for s in seats]
+        while views[0]["phase"] != "over":
+            k = next(i for i in (0, 1) if seats[i].seat in views[i]["awaited"])
+            me, other = seats[k], seats[1 - k]
+            move = me.choose(views[k])
+            poll = asyncio.ensure_future(other.view(views[1 - k]["n"]))
+            await asyncio.sleep(0.002)  # the other seat's poll is waiting at the server
+            views[k], t0 = await me.send(views[k], move)
+            views[1 - k] = await poll
+            if move["t"] == "lay":
+                seen.append(time.perf_counter() - t0)
+            while views[1 - k]["n"] < views[k]["n"]:
+                views[1 - k] = await other.view(views[1 - k]["n"])
     return seen[:lays]
 
 
 async def many(urls, n_tables, path):
-    clients = [httpx.AsyncClient(base_url=u, limits=httpx.Limits(max_connections=4 * n_tables)) for u in urls]
+    seats = []
     try:
         # made in the database itself: a server makes a few tables a second at most, for anyone
         from crib.tables.service import Tables
@@ -143,7 +202,8 @@ async def many(urls, n_tables, path):
         pairs = []
         for k, code in enumerate(codes):
             rng = random.Random(k)
-            a, b = Seat(clients[0], code, "A%d" % k, rng), Seat(clients[-1], code, "B%d" % k, rng)
+            a, b = Seat(urls[0], code, "A%d" % k, rng), Seat(urls[-1], code, "B%d" % k, rng)
+            seats += [a, b]
             await a.sit()
             await b.sit()
             pairs.append((code, a, b))
@@ -153,8 +213,8 @@ async def many(urls, n_tables, path):
         )
         wall = time.perf_counter() - t0
     finally:
-        for c in clients:
-            await c.aclose()
+        for s in seats:
+            s.http.close()
     return pairs, ends, wall
 
 
