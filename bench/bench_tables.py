@@ -39,9 +39,10 @@ class Http:
     httpx pool spent four times the server's CPU under a few hundred seats: the bench measured its
     client.)"""
 
-    def __init__(self, url):
+    def __init__(self, url, source=None):
         u = urllib.parse.urlsplit(url)
         self.host, self.port = u.hostname or "127.0.0.1", u.port or 80
+        self.source = None if source is None else (source, 0)
         self.reader = self.writer = None
 
     async def request(self, method, path, headers=None, body=None):
@@ -59,7 +60,9 @@ class Http:
         for k, v in (headers or {}).items():
             head += "%s: %s\r\n" % (k, v)
         if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+            self.reader, self.writer = await asyncio.open_connection(
+                self.host, self.port, local_addr=self.source
+            )
         assert self.reader is not None
         self.writer.write(head.encode() + b"\r\n" + data)
         await self.writer.drain()
@@ -88,9 +91,15 @@ class Http:
         self.reader = self.writer = None
 
 
+def player_address(k):
+    """The k-th player's own loopback address (all of 127/8 is this machine's on Linux): the server limits
+    what one address may do without a seat, and 400 players are 400 homes, not one."""
+    return "127.%d.%d.%d" % (1 + k // 62500, k // 250 % 250, 1 + k % 250)
+
+
 class Seat:
-    def __init__(self, url, code, name, rng):
-        self.http, self.code, self.name, self.rng = Http(url), code, name, rng
+    def __init__(self, url, code, name, rng, source=None):
+        self.http, self.code, self.name, self.rng = Http(url, source), code, name, rng
         self.share = fairdeal.new_share()
         self.auth = {}
         self.views, self.answers, self.sent, self.limited, self.resent = [], [], 0, 0, 0
@@ -171,7 +180,10 @@ async def lay_latency(urls, lays):
         games += 1
         code = await new_table(urls[0])
         rng = random.Random(games)
-        seats = [Seat(urls[0], code, "Ann", rng), Seat(urls[-1], code, "Bob", rng)]
+        seats = [
+            Seat(urls[0], code, "Ann", rng, player_address(2 * games)),
+            Seat(urls[-1], code, "Bob", rng, player_address(2 * games + 1)),
+        ]
         for s in seats:
             await s.sit()
         views = [await s.view() for s in seats]
@@ -202,7 +214,8 @@ async def many(urls, n_tables, path):
         pairs = []
         for k, code in enumerate(codes):
             rng = random.Random(k)
-            a, b = Seat(urls[0], code, "A%d" % k, rng), Seat(urls[-1], code, "B%d" % k, rng)
+            a = Seat(urls[0], code, "A%d" % k, rng, player_address(2 * k))
+            b = Seat(urls[-1], code, "B%d" % k, rng, player_address(2 * k + 1))
             seats += [a, b]
             await a.sit()
             await b.sit()

@@ -11,6 +11,7 @@ from boards import free_port
 
 from crib.tables import fairdeal
 from crib.tables.service import Tables
+from crib.web import tablesweb
 from crib.web.serve import config
 from cribbage.cards import pip
 
@@ -203,3 +204,27 @@ def test_a_long_poll_answers_when_the_other_seat_moves(server):
     after = server.get("/api/tables/%s/seat?after=%d" % (code, v["n"]), headers=a).json()
     assert after["seats"][1 - v["seat"]]["level"] == "beginner" and after["n"] == 1  # the bot's share is in
     assert after["waiting_for"] == []
+
+
+def _from(server, address):
+    """A client whose requests come from `address` (any of 127/8 reaches the server on loopback)."""
+    transport = httpx.HTTPTransport(local_address=address)
+    return httpx.Client(base_url=str(server.base_url), timeout=30, transport=transport)
+
+
+def test_one_address_flooding_tables_and_seats_is_refused_while_another_address_goes_on(server):
+    with _from(server, "127.0.0.2") as flood, _from(server, "127.0.0.3") as neighbour:
+        codes = [flood.post("/api/tables", json={}).json()["code"] for _ in range(tablesweb.DOOR_BURST)]
+        assert len(set(codes)) == tablesweb.DOOR_BURST
+        r = flood.post("/api/tables", json={})
+        assert r.status_code == 429
+        assert r.json()["error"] == "too many tables and seats from one address: wait a moment"
+        r = flood.post("/api/tables/%s/join" % codes[0], json={"name": "Flood"})
+        assert r.status_code == 429
+        r = flood.post("/api/tables/%s/fill" % codes[0], json={"level": "top"})
+        assert r.status_code == 429
+        assert server.get("/api/tables/%s" % codes[0]).json()["seats"] == [None, None]  # nothing changed
+        # guessing codes costs the same: a wrong code refused at the door, not looked up
+        assert flood.post("/api/tables/2222222222/join", json={"name": "Flood"}).status_code == 429
+        assert neighbour.post("/api/tables/%s/join" % codes[0], json={"name": "Ann"}).status_code == 200
+        assert server.get("/api/tables/%s" % codes[0]).json()["seats"] == ["Ann", None]

@@ -15,6 +15,10 @@ BODY_MAX = 4096  # the largest move is a few dozen bytes
 WAIT_S = 20.0  # a seat's long poll answers at the latest after this, changed or not
 LOOK_S = 0.5  # on SQLite, how often a waiting poll looks at the file for another process's moves
 NEW_BURST, NEW_PER_S = 30, 0.5  # tables made by one server: a burst, then this many a second
+# What one client address may do without a seat's token (make a table, take or fill a seat): a burst,
+# then one every 5 s, so one address flooding is refused while everyone else goes on.
+DOOR_BURST, DOOR_PER_S = 12, 0.2
+ADDRESSES_KEPT = 10_000  # buckets remembered: past it, addresses quiet long enough are forgotten first
 
 
 class Refusal(Exception):
@@ -60,6 +64,33 @@ def _code(request):
     if len(code) != service.CODE_LEN or any(c not in service.CODE_ALPHABET for c in code):
         raise Refusal(404, "no table %r" % code[:40])
     return code
+
+
+class PerAddress:
+    """A token bucket per client address (as uvicorn gives it: behind a local reverse proxy, the
+    address the proxy says in X-Forwarded-For)."""
+
+    def __init__(self, burst, rate, clock=time.monotonic, kept=ADDRESSES_KEPT):
+        self.burst, self.rate, self.clock, self.kept = burst, rate, clock, kept
+        self.buckets = {}
+
+    def take(self, request):
+        address = request.client.host if request.client else "?"
+        bucket = self.buckets.get(address)
+        if bucket is None:
+            if len(self.buckets) >= self.kept:
+                self._forget()
+            bucket = self.buckets[address] = service.Bucket(self.burst, self.rate, self.clock)
+        if not bucket.take():
+            raise Refusal(429, "too many tables and seats from one address: wait a moment")
+
+    def _forget(self):
+        now = self.clock()
+        for address, b in list(self.buckets.items()):
+            if b.left + (now - b.at) * b.rate >= b.burst:  # full again: forgetting it changes nothing
+                del self.buckets[address]
+        while len(self.buckets) >= self.kept:  # all busy: the longest known goes first
+            del self.buckets[next(iter(self.buckets))]
 
 
 class Bell:
@@ -116,6 +147,7 @@ def routes(tables, templates):
     """The tables' routes on `tables` (a crib.tables.service.Tables)."""
     bell = Bell(tables)
     made = service.Bucket(NEW_BURST, NEW_PER_S, time.monotonic)
+    door = PerAddress(DOOR_BURST, DOOR_PER_S)
 
     def handled(fn):
         async def endpoint(request):
@@ -131,6 +163,7 @@ def routes(tables, templates):
     @handled
     async def new(request):
         await _body(request)
+        door.take(request)
         if not made.take():
             raise Refusal(429, "too many new tables: wait a moment")
         code = await run_in_threadpool(tables.new)
@@ -143,6 +176,7 @@ def routes(tables, templates):
     @handled
     async def join(request):
         code, body = _code(request), await _body(request)
+        door.take(request)
         seat, token = await run_in_threadpool(tables.join, code, body.get("name"), body.get("seat"))
         bell.ring(code)
         return _ok({"seat": seat, "token": token})
@@ -150,6 +184,7 @@ def routes(tables, templates):
     @handled
     async def fill(request):
         code, body = _code(request), await _body(request)
+        door.take(request)
         seat = await run_in_threadpool(tables.fill, code, body.get("level"), body.get("seat"))
         bell.ring(code)
         return _ok({"seat": seat})
