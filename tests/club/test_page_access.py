@@ -129,3 +129,33 @@ def test_axe_finds_no_wcag_aa_violation_on_the_room_the_scorecards_and_a_table(r
         for at, table in zip(("before sitting", "seated"), _table_seated(browser, url, None)):
             assert (at, _violations(table)) == (at, [])
         browser.close()
+
+
+ZOOMED = {"width": 640, "height": 400}  # a 1280x800 screen at 200% zoom, in CSS pixels
+SIDEWAYS = "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+
+
+def _fits(page, at, keys):
+    """Nothing scrolls sideways and each key element is drawn inside the window's width."""
+    wide, window = page.evaluate(SIDEWAYS)
+    assert wide <= window, "%s scrolls sideways at 200%%: %d px in %d" % (at, wide, window)
+    for key in keys:
+        box = page.locator(key).first.bounding_box()
+        assert box and box["width"] > 0 and box["x"] >= 0 and box["x"] + box["width"] <= window, (at, key, box)
+
+
+def test_at_200_percent_zoom_no_page_scrolls_sideways_and_the_key_content_is_there(room):
+    sync_playwright = _browser_or_fail()
+    url, _path, _held = room
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport=ZOOMED)
+        _open_room(page, url)
+        _fits(page, "the room", [".board svg", ".board .side .score", "#standings-table", "#status"])
+        page.goto(url + "/scorecards")
+        page.locator("section.card").first.wait_for(timeout=10000)
+        _fits(page, "the scorecards", ["section.card h2", "section.card table"])
+        for at, table in zip(("before sitting", "seated"), _table_seated(browser, url, ZOOMED)):
+            keys = ["#name", "#sit", "#fill"] if at == "before sitting" else ["#board svg", "#hand button", "#status"]
+            _fits(table, "a table " + at, keys)
+        browser.close()
