@@ -15,7 +15,7 @@ from crib import club
 from crib.history import replay
 from crib.store import clubdb, db
 from crib.tables.service import Tables
-from crib.web.serve import Room, config
+from crib.web.serve import config
 from sim.matchgen import MatchPlayer
 
 WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
@@ -56,7 +56,9 @@ def room(tmp_path):
         con.close()
         _store(path, board, events, 1)
     port = free_port()
-    server = uvicorn.Server(config(path, port=port, poll=0.2, tables=Tables(str(tmp_path / "tables.sqlite3"))))
+    server = uvicorn.Server(
+        config(path, port=port, poll=0.2, tables=Tables(str(tmp_path / "tables.sqlite3")))
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     for _ in range(400):
@@ -95,11 +97,13 @@ def _open_room(page, url):
     page.locator(".board").nth(len(BOARDS) - 1).wait_for(timeout=20000)
 
 
-def _table_seated(browser, url, viewport):
+def _table_seated(browser, url, viewport, contrast=None):
     """A table's page before sitting (the join form) and after (a hand dealt): yields the page at each."""
     code = httpx.post(url + "/api/tables", json={}).json()["code"]
     page = browser.new_context(viewport=viewport).new_page()
     refused = _watch_policy(page)
+    if contrast:
+        page.emulate_media(contrast=contrast)
     page.goto(url + "/table/" + code)
     page.locator("#join").wait_for(timeout=10000)
     yield page
@@ -126,7 +130,7 @@ def test_axe_finds_no_wcag_aa_violation_on_the_room_the_scorecards_and_a_table(r
         page.locator("section.card").first.wait_for(timeout=10000)
         assert _violations(page) == []
         assert refused == []
-        for at, table in zip(("before sitting", "seated"), _table_seated(browser, url, None)):
+        for at, table in zip(("before sitting", "seated"), _table_seated(browser, url, None), strict=True):
             assert (at, _violations(table)) == (at, [])
         browser.close()
 
@@ -141,7 +145,11 @@ def _fits(page, at, keys):
     assert wide <= window, "%s scrolls sideways at 200%%: %d px in %d" % (at, wide, window)
     for key in keys:
         box = page.locator(key).first.bounding_box()
-        assert box and box["width"] > 0 and box["x"] >= 0 and box["x"] + box["width"] <= window, (at, key, box)
+        assert box and box["width"] > 0 and box["x"] >= 0 and box["x"] + box["width"] <= window, (
+            at,
+            key,
+            box,
+        )
 
 
 def test_at_200_percent_zoom_no_page_scrolls_sideways_and_the_key_content_is_there(room):
@@ -155,7 +163,70 @@ def test_at_200_percent_zoom_no_page_scrolls_sideways_and_the_key_content_is_the
         page.goto(url + "/scorecards")
         page.locator("section.card").first.wait_for(timeout=10000)
         _fits(page, "the scorecards", ["section.card h2", "section.card table"])
-        for at, table in zip(("before sitting", "seated"), _table_seated(browser, url, ZOOMED)):
-            keys = ["#name", "#sit", "#fill"] if at == "before sitting" else ["#board svg", "#hand button", "#status"]
+        for at, table in zip(("before sitting", "seated"), _table_seated(browser, url, ZOOMED), strict=True):
+            keys = (
+                ["#name", "#sit", "#fill"]
+                if at == "before sitting"
+                else ["#board svg", "#hand button", "#status"]
+            )
             _fits(table, "a table " + at, keys)
+        browser.close()
+
+
+BACKGROUND = "() => getComputedStyle(document.body).backgroundColor"
+PRESSED = "() => [...document.querySelectorAll('.contrast-toggle')].map(b => b.getAttribute('aria-pressed'))"
+
+
+def _high_contrast_checked(page, at, standard):
+    """The page in its high-contrast view: the button says so, the colours are not the standard ones, axe
+    finds nothing."""
+    assert page.evaluate(PRESSED) == ["true"], at
+    assert page.evaluate(BACKGROUND) == "rgb(0, 0, 0)" != standard, at
+    assert (at, _violations(page)) == (at, [])
+
+
+def test_the_high_contrast_view_follows_the_system_or_the_button_is_remembered_and_passes_axe(room):
+    sync_playwright = _browser_or_fail()
+    url, _path, _held = room
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1100, "height": 760})
+        refused = _watch_policy(page)
+        _open_room(page, url)
+        standard = page.evaluate(BACKGROUND)
+        side_colour = page.locator(".board .side.s0").first.evaluate("e => getComputedStyle(e).color")
+        assert page.evaluate(PRESSED) == ["false"]
+        page.get_by_role("button", name="High contrast").click()
+        _high_contrast_checked(page, "the room, by the button", standard)
+        assert page.locator(".board .side.s0").first.evaluate("e => getComputedStyle(e).color") != side_colour
+        page.reload()  # the choice is kept: the next page and the next visit are high-contrast too
+        _open_room(page, url)
+        _high_contrast_checked(page, "the room, reloaded", standard)
+        page.goto(url + "/scorecards")
+        page.locator("section.card").first.wait_for(timeout=10000)
+        _high_contrast_checked(page, "the scorecards", "rgb(255, 255, 255)")
+        page.get_by_role("button", name="High contrast").click()  # and back
+        assert page.evaluate(PRESSED) == ["false"] and page.evaluate(BACKGROUND) == "rgb(255, 255, 255)"
+        assert refused == []
+
+        # A fresh browser whose system asks for more contrast: the view is on before any click.
+        system = browser.new_context(viewport={"width": 1100, "height": 760}).new_page()
+        system.emulate_media(contrast="more")
+        _open_room(system, url)
+        _high_contrast_checked(system, "the room, the system's wish", standard)
+        system.get_by_role("button", name="High contrast").click()  # the page's choice wins over the system's
+        assert system.evaluate(PRESSED) == ["false"] and system.evaluate(BACKGROUND) == standard
+        for at, table in zip(
+            ("before sitting", "seated"), _table_seated(browser, url, None, "more"), strict=True
+        ):
+            _high_contrast_checked(table, "a table " + at, "rgb(20, 24, 29)")
+
+        # Forced colours (Windows' high contrast themes): the board drawn in the system's colours.
+        forced = browser.new_context(viewport={"width": 1100, "height": 760}).new_page()
+        forced.emulate_media(forced_colors="active")
+        _open_room(forced, url)
+        hole, peg = forced.evaluate(
+            "() => ['.hole', '.peg.front.s0'].map(s => getComputedStyle(document.querySelector(s)).fill)"
+        )
+        assert hole != peg  # the pegs stand out from the holes in the system's colours
         browser.close()

@@ -273,7 +273,10 @@ def test_every_answer_carries_the_security_headers_and_the_page_has_no_inline_sc
             assert "frame-ancestors 'none'" in csp and "default-src 'none'" in csp, url
             assert "script-src 'self'" in csp and "unsafe-inline" not in csp, url
         page = _get(port, "/")[2].decode()
-        assert re.findall(r"<script[^>]*>", page) == ['<script src="/scoreboard.js" defer>']
+        assert re.findall(r"<script[^>]*>", page) == [
+            '<script src="/contrast.js" defer>',
+            '<script src="/scoreboard.js" defer>',
+        ]
         assert not re.search(r"<style|\son\w+=|javascript:", page)
         assert "<style" not in _get(port, "/scorecards")[2].decode()
     finally:
@@ -382,7 +385,11 @@ def test_the_scorecards_show_the_names_players_chose_as_text(tmp_path):
         "meta",
         "title",
         "link",
+        "script",
         "body",
+        "header",
+        "button",
+        "main",
         "h1",
         "section",
         "h2",

@@ -38,6 +38,8 @@ ASSETS = {
     "/scorecards.css": "text/css",
     "/table.js": "text/javascript",
     "/table.css": "text/css",
+    "/contrast.js": "text/javascript",
+    "/contrast.css": "text/css",
 }
 # The page runs only its own files: no inline script, no other site, never inside another site's frame.
 SECURITY_HEADERS = {
