@@ -43,10 +43,12 @@ def rows(match, settings, c, colours):
     on each track ("red": the board file's side names)."""
     out = []
     dealer = match.dealer_side
+    ctx = deal.context(match, settings, c.skip)
+    moving = to_move(match, ctx)
     for s in range(match.sides):
-        # "*Ann         45": the dealer's side marked, the name, the front peg
+        # "*Ann       > 45": the dealer's side marked, the name, the side to move marked, the front peg
         name = match.names[s][:9]
-        pts = str(match.front[s])
+        pts = ("> " if s == moving else "") + str(match.front[s])
         out.append(("*" if s == dealer else " ") + name + " " * (COLS - 1 - len(name) - len(pts)) + pts)
     fault = c.fault
     stuck = c.stuck
@@ -68,7 +70,6 @@ def rows(match, settings, c, colours):
     body = []
     paged = None  # lines longer than the display (a count, the ranked discards): page k of them
     k = 0
-    ctx = deal.context(match, settings, c.skip)
     hint = prompt(match, ctx)
     p = c.pending
     a = c.advising
@@ -142,6 +143,18 @@ def rows(match, settings, c, colours):
         out.append("")
     out.append(_fit(hint))
     return out
+
+
+def to_move(m, ctx):
+    """The side whose move it is, marked on its score row so no one needs the colours to know: the
+    player to lay in a followed play, the hand counting next in the show; None at other times."""
+    if ctx == "lay" and m.play is not None and m.play.turn is not None:
+        return m.side_of(m.play_seats[m.play.turn])
+    if ctx == "show":
+        nxt = m.next_show()
+        if nxt is not None:
+            return nxt[0]
+    return None
 
 
 def _entry(match, c, ctx):

@@ -203,3 +203,33 @@ def test_a_run_and_a_go_say_why_and_two_reasons_share_a_row():
         assert s.app.match.front == [3, 4]
     finally:
         s.close()
+
+
+def _marked(s):
+    """The score rows marked as the side to move ("> " before the points)."""
+    rows = s.screen().splitlines()[: s.app.match.sides]
+    return [r[1:10].strip() for r in rows if "> " in r]
+
+
+def test_the_side_to_move_is_marked_on_its_score_row_in_the_play_and_the_show():
+    s = Scenario()
+    try:
+        s.keys("A OK")  # the cut: player 1 deals
+        assert _marked(s) == []  # no one moves before the starter
+        s.cards("2C")
+        assert _marked(s) == ["P2"]  # the pone leads
+        assert s.screen().splitlines()[1] == " P2          > 0"
+        s.cards("TH")
+        assert _marked(s) == ["P1"]
+        s.cards("KS 9D")
+        s.press("MENU")  # P1's go
+        assert _marked(s) == ["P2"]
+        s.cards("2H 5S 3C KC 4D")
+        assert s.app.match.phase() == "show"
+        assert _marked(s) == ["P2"]  # the pone's hand counts first
+        s.press("OK")  # P2's laid cards scored and pegged
+        assert _marked(s) == ["P1"]  # then the dealer's hand
+        s.press("OK")
+        assert _marked(s) == ["P1"]  # and the dealer's crib
+    finally:
+        s.close()
