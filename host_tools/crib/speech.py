@@ -5,7 +5,7 @@ import subprocess
 import sys
 import threading
 
-from cribbage.show import _WORDS
+from cribbage.show import _WORDS, Item, Show
 
 NUMBERS = _WORDS.split()
 
@@ -45,6 +45,21 @@ def peg_words(name, n, why):
     else:
         said = _PEG.get(why, "%s") % (number(n) if n else "nothing")
     return "%s: %s" % (name, said) if name else said
+
+
+def scored_words(name, n, why, items=()):
+    """A score the history holds as said at the table: a hand or crib with its count itemised ("Ann:
+    fifteen two, fifteen four, and a pair is six for the hand"), anything else as peg_words says it.
+
+    `items` are the show's [(kind, points, cards)] as the replay keeps them (cribbage.show's items)."""
+    if why in ("hand", "crib") and n and items:
+        try:
+            show = Show([], None, why == "crib", False, [Item(k, p, list(c)) for k, p, c in items])
+            said = "%s for the %s" % (show.spoken(), why)
+        except (TypeError, ValueError, KeyError, IndexError):  # items that make no sense: the points alone
+            return peg_words(name, n, why)
+        return "%s: %s" % (name, said) if name else said
+    return peg_words(name, n, why)
 
 
 def find_engine(which=shutil.which, platform=sys.platform):

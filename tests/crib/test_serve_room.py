@@ -14,7 +14,7 @@ from html.parser import HTMLParser
 
 from boards import ROOT, free_port
 
-from crib import club
+from crib import club, speech
 from crib.history import replay
 from crib.store import clubdb, db
 from crib.web import httpgate, serve
@@ -431,3 +431,45 @@ def test_a_night_that_cannot_be_scored_says_why_on_the_scorecards_as_text():
     night = {"name": "Tuesday", "id": 1, "error": "<b>Ann</b> is listed twice", "standings": [], "notes": []}
     page = serve.TEMPLATES.get_template("scorecards.html").render(serve._scorecards({"night": night}))
     assert "<p>&lt;b&gt;Ann&lt;/b&gt; is listed twice</p>" in page and "<h1>" not in page
+
+
+def test_each_board_carries_its_last_pegs_in_force_in_players_words_with_their_seq(tmp_path):
+    """The page says a board's new scores from `said`: the last pegs in force, oldest first, each in
+    crib.speech's words with the player's name (a show counted as players count it) and its seq; an
+    undo takes its peg out, and the peg made again comes with a new seq."""
+    path = str(tmp_path / "room.sqlite3")
+    board = "%016x" % 0xC1AB000
+    p = MatchPlayer(random.Random(7), ("Ann", "Di"), games=1)
+    p.play(max_games=1)
+    first_show = next(k for k, e in enumerate(p.events) if e["t"] == "show" and e["n"])
+    assert p.events[first_show - 1 : first_show + 1] == [  # the game this test reads, as matchgen plays it
+        {"t": "lay", "p": 1, "c": 13, "n": 1},
+        {"t": "show", "s": 0, "k": "hand", "cards": [34, 37, 23, 6], "n": 2},
+    ]
+    con = db.connect(path)
+    db.note_board(con, {"board": board})
+    con.close()
+
+    seqs = iter(range(1, 1000))  # the board's seqs, from 1 as a board's journal has them
+
+    def add(events):
+        con = db.connect(path)
+        db.add_events(con, board, [{"seq": next(seqs), "event": e} for e in events])
+        replay.rebuild(con, board)
+        con.close()
+        return serve.Room(path).snapshot()["boards"][0]["said"]
+
+    said = add(p.events[: first_show + 1])
+    assert said[-2:] == [
+        {"seq": first_show, "text": "Di: one for the go"},
+        {"seq": first_show + 1, "text": "Ann: fifteen two for the hand"},
+    ]
+    assert add([{"t": "undo"}])[-1] == {"seq": first_show, "text": "Di: one for the go"}
+    assert add([p.events[first_show]])[-1] == {"seq": first_show + 3, "text": "Ann: fifteen two for the hand"}
+    # The last show of the game, its count itemised; and a zero hand is the players' nineteen.
+    said = add(p.events[first_show + 1 :])
+    assert said[-1]["text"] == (
+        "Di: a pair is two, another pair is four, and four runs of three is sixteen for the hand"
+    )
+    assert len(said) == serve.SAID and [s["seq"] for s in said] == sorted(s["seq"] for s in said)
+    assert speech.peg_words("Ann", 0, "hand") == "Ann: nineteen"

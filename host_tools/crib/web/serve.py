@@ -49,6 +49,7 @@ SECURITY_HEADERS = {
     "x-frame-options": "DENY",
     "referrer-policy": "no-referrer",
 }
+SAID = 6  # the last pegs a board's card carries in words: a page says those newer than it has heard
 KEEPALIVE_S = 15.0  # a stream with no news says so this often, so a page knows the server is there
 log = logging.getLogger("crib.serve")
 
@@ -88,7 +89,7 @@ class Room:
             events = list(db.events(con, board))
             played, _orphans, m = replay.replay_board(board, events)
             state = _state(board, m, played[-1].first_seq if played else None)
-            state["said"] = _said(events, state["names"])
+            state["said"] = _said(played)
             cached = (held, state)
             self._boards[board] = cached
         return dict(cached[1], table=None)
@@ -142,15 +143,24 @@ def _table_of(b, rounds, found):
     return {"tab": tab, "round": None, "players": [], "result": None}
 
 
-def _said(events, names):
-    """The last peg in players' words, with its seq so the page says each one once (crib.speech's wording)."""
-    from crib.watch import said_event
+def _said(games):
+    """The board's last pegs in force (SAID at most, oldest first), each in players' words with the
+    player's name and with its seq, so the page says each one once: crib.speech's wording, a show itemised."""
+    from crib.speech import scored_words
+    from crib.untrusted import plain
 
-    for seq, ev in reversed(events):
-        text = said_event(ev, names) if isinstance(ev, dict) else None
-        if text:
-            return {"seq": seq, "text": text}
-    return None
+    said = []
+    for g in reversed(games):
+        for seq, _deal, side, why, points, _front, _cards, items in reversed(g.scores):
+            name = plain(g.names[side % len(g.names)], 30) if g.names else "player %d" % (side + 1)
+            try:
+                shown = json.loads(items) if why in ("hand", "crib") else ()
+            except ValueError:
+                shown = ()
+            said.append({"seq": seq, "text": scored_words(name, points, why, shown)})
+            if len(said) == SAID:
+                return said[::-1]
+    return said[::-1]
 
 
 def _state(board, m, first_seq=None):
