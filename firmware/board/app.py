@@ -158,6 +158,7 @@ class App:
         else:
             v[render.PEND_SIDE] = -1
         v[render.BRIGHT] = self.settings["brightness"]
+        v[render.CUE] = self.settings["cue"]
 
     def draw(self, now):
         """LED frame and display text, each written only when it changed."""

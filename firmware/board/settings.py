@@ -1,4 +1,4 @@
-# Board settings (brightness, auto-OK, play assistant, match set-up, sides, watchdog), saved deferred.
+# Board settings (brightness, peg winks, auto-OK, play, match set-up, sides, watchdog), saved deferred.
 # Saved as one JSON object in storage_dir/settings.json through a temp file and a rename (WLED's
 # lesson: never edit a file in place on flash). A change only marks the settings dirty; the app's
 # save task writes them after quiet_ms so a run of menu presses costs one flash write (aioble's
@@ -14,6 +14,7 @@ VERSION = 1
 # in this order.
 SPEC = {
     "brightness": (96, (16, 32, 64, 96, 128, 192, 255)),
+    "cue": (False, (False, True)),  # peg winks: each side's front peg winks its side's number (render.CUE)
     "auto_ok_ms": (0, (0, 2000, 4000, 8000)),  # 0: a proposal waits for OK
     "play": (True, (True, False)),  # the play assistant: lay cards on the keypad
     "form": ("six", ("six", "six61", "three", "four", "five")),
@@ -29,6 +30,7 @@ SPEC = {
 MATCH_SETTINGS = ("form", "fmt", "games", "to", "muggins", "three")  # used at the next new match
 ORDER = (
     "brightness",
+    "cue",
     "auto_ok_ms",
     "play",
     "form",

@@ -3,6 +3,8 @@
 from board_fixture import reference
 from scenario import Scenario
 
+from board import settings
+
 
 def _new_match(s):
     s.hold("MENU", "UNDO")
@@ -62,7 +64,7 @@ def test_menu_form_applies_at_the_next_new_match():
     s = Scenario()
     try:
         s.press("MENU")
-        for _ in range(3):
+        for _ in range(settings.ORDER.index("form")):
             s.press("MENU")  # to "Game form"
         assert "Game form" in s.screen() and "6-card to 121" in s.screen() and "(new match)" in s.screen()
         s.press("OK")  # six -> six61

@@ -167,3 +167,34 @@ def test_a_frame_of_pegs_or_an_animation_within_budget_is_not_summed_by_the_limi
     for i in range(120):
         white[i] = 255
     assert lim.limit(white, 40) < 255 and lim.estimate_ma(white) <= b.wiring.power["budget_ma"]
+
+
+def _winks(r, b, start, cycles=1):
+    """How often each track's front peg went dark over `cycles` cycles, and whether a back peg ever did."""
+    v = r.view
+    winks = [0, 0, 0]
+    dark = [False, False, False]
+    back_dark = False
+    for t in range(start, start + 2000 * cycles, 10):
+        r.update(t)
+        for s in range(3):
+            off = _rgb(r, b.led_track[s][v[render.FRONT + s] - 1]) == (0, 0, 0)
+            winks[s] += off and not dark[s]
+            dark[s] = off
+            back_dark = back_dark or _rgb(r, b.led_track[s][v[render.BACK + s] - 1]) == (0, 0, 0)
+    return winks, back_dark
+
+
+def test_the_peg_cue_winks_each_side_s_front_peg_its_track_s_number_of_times():
+    b, r = _render()
+    v = r.view
+    v[render.BRIGHT] = 255
+    v[render.SIDES] = 3
+    for s in range(3):
+        v[render.FRONT + s], v[render.BACK + s] = 30 + s, 20 + s
+    assert _winks(r, b, 4000) == ([0, 0, 0], False)  # off: pegs steady
+    v[render.CUE] = 1
+    assert _winks(r, b, 4000, cycles=2) == ([2, 4, 6], False)  # track 0 once a cycle, 1 twice, 2 three times
+    # A proposal's blink is the one thing that blinks while it waits: no wink beside it.
+    v[render.PEND_SIDE], v[render.PEND_HOLE], v[render.PEND_T0] = 0, 40, 4000
+    assert _winks(r, b, 4000) == ([0, 0, 0], False)

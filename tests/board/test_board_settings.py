@@ -65,3 +65,37 @@ def test_tracks_for_two_sides_on_three_tracks():
     assert settings.tracks_for(2, 1, 3) == (0, 2)
     assert settings.tracks_for(2, 2, 3) == (1, 2)
     assert settings.tracks_for(3, 1, 3) == (0, 1, 2)
+
+
+def test_the_menu_s_peg_winks_wink_the_front_pegs_and_stay_on_after_a_reboot():
+    from scenario import Scenario
+
+    s = Scenario()
+    try:
+        s.keys("A OK")  # the cut: a deal on, the pegs on their start holes
+        fronts = [
+            s.board.led_start[0][0],
+            s.board.led_start[1][0],
+        ]  # each side's front peg, on its start hole
+        s.wait(2000)
+        assert all(s.hal.leds.rgb(led) != (0, 0, 0) for led in fronts)
+        s.press("MENU", "MENU")
+        assert "Peg winks" in s.screen() and "= off" in s.screen()
+        s.press("OK")
+        assert "= on" in s.screen()
+        s.wait(3500)  # saved
+        s.press("UNDO")
+        s.reboot()
+        assert s.app.settings["cue"] is True
+        winks = [0, 0]
+        was = [False, False]
+        for _ in range(400):  # two cycles of 2 s, a look every 10 ms
+            s.wait(10)
+            for k in range(2):
+                off = s.hal.leds.rgb(fronts[k]) == (0, 0, 0)
+                winks[k] += off and not was[k]
+                was[k] = off
+        assert winks == [2, 4]  # side 1's front peg winks once a cycle, side 2's twice
+        assert s.hal.leds.rgb(s.board.led_start[0][1]) != (0, 0, 0)  # the back pegs stay lit
+    finally:
+        s.close()

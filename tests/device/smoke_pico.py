@@ -19,6 +19,7 @@ import pytest
 from expect import board_for, emulated_lit
 from match_script import match_events
 
+from board import settings
 from cribbage import events
 from tools import emupico
 
@@ -326,10 +327,16 @@ def test_the_menu_and_the_advice_load_when_first_asked_for(deployed):
     with emupico.Pico(WORK, "lazy", load_fs=deployed) as pico:
         _booted(pico)
         _press(pico, "MENU")
-        _until(lambda: _oled(pico)[3].startswith("1/13 UNDO=leave"), "the menu's first item", 60)
-        for _ in range(11):
+        items = len(settings.ORDER) + 1  # every setting, then "Player names"
+        _until(lambda: _oled(pico)[3].startswith("1/%d UNDO=leave" % items), "the menu's first item", 60)
+        at = settings.ORDER.index("advice")
+        for _ in range(at):
             _press(pico, "MENU")
-        assert [r.rstrip() for r in _oled(pico)[3:6]] == ["12/13 UNDO=leave", "Discard advice", "= off"]
+        assert [r.rstrip() for r in _oled(pico)[3:6]] == [
+            "%d/%d UNDO=leave" % (at + 1, items),
+            "Discard advice",
+            "= off",
+        ]
         _press(pico, "OK")
         assert _oled(pico)[5].rstrip() == "= on", _oled(pico)
         _press(pico, "UNDO")  # leave the menu

@@ -11,6 +11,7 @@ COLS = 16
 # The menu: (setting, label) in the order MENU steps through them.
 MENU = (
     ("brightness", "Brightness"),
+    ("cue", "Peg winks"),
     ("auto_ok_ms", "Auto OK"),
     ("play", "Key the play"),
     ("form", "Game form"),

@@ -29,13 +29,18 @@ ANIM_SIDE = const(16)
 ANIM_T0 = const(17)  # tick the animation started
 ANIM_ARG = const(18)  # animation detail (skunk line, loser side, ...)
 BRIGHT = const(19)  # brightness 1..255
-PHASE = const(20)  # derived here: blink state and animation frame number
-SIZE = const(21)
+PHASE = const(20)  # derived here: blink state and animation frame number (a wink: minus its number)
+CUE = const(21)  # 1: the front pegs wink, side k's k+1 times a cycle: the sides told apart without colour
+SIZE = const(22)
 
 # Back peg, game-record and dealer LEDs at a fraction of the side's colour, in 1/256ths.
 _BACK_LEVEL = const(48)
 _RECORD_LEVEL = const(64)
 _DEALER_LEVEL = const(96)
+# The winks' cycle: wink k (1, 2, 3) darkens the front pegs of tracks k-1 and up for _WINK_MS, a
+# _WINK_MS apart, so track 0's peg winks once a cycle, track 1's twice and track 2's three times.
+_CUE_MS = const(2000)
+_WINK_MS = const(150)
 
 
 class Render:
@@ -146,6 +151,11 @@ class Render:
                 phase = 1 + t // anims.FRAME_MS
         if not phase and v[PEND_SIDE] >= 0:
             phase = 1 + (diff(now, v[PEND_T0]) // self.blink_ms & 1)
+        elif not phase and v[CUE]:
+            t = now % _CUE_MS
+            k = t // (2 * _WINK_MS)
+            if k < v[SIDES] and t % (2 * _WINK_MS) < _WINK_MS:
+                phase = -1 - k
         v[PHASE] = phase
         if v == self._last:
             return False
@@ -171,7 +181,8 @@ class Render:
             if front < 0:
                 continue  # a track no side plays on in this game
             self.peg(side, back, 1)
-            self.peg(side, front, 0)
+            if v[PHASE] >= 0 or side < -1 - v[PHASE]:  # a wink darkens the front pegs from its track on
+                self.peg(side, front, 0)
             for i in range(min(v[POINTS + side], b.record_count)):
                 self.put_side(b.led_record[side][i], side, 2)
         if v[DEALER] >= 0:
