@@ -132,6 +132,7 @@ class SimHal:
         self.keys = parts.SimKeys(self)
         self.sensors = parts.SimSensors(self, b)
         self.display = parts.SimDisplay(self)
+        self.piezo = parts.SimPiezo(self) if b.wiring.piezo_pin is not None else None
         self._dog = None
         self._queue = []  # input waiting: ("key", mask, hold_ms) or ("tap", bit, hold_ms)
         self._held = None  # the input being held now

@@ -74,6 +74,7 @@ class App:
         # (the discard advice's code is loaded the first time it is asked for: Controller._long)
         self.controller = Controller(board_def.key_names, self.book, settings, self.tracks, log)
         self.link = None
+        self.sound = None  # board.sound.Sound once a sound is due (a piezo in the board file, sound on)
         self._pump = None  # board.link.pump once the link starts
         self._shown = None  # display rows on the glass
         self._shown_changes = -1
@@ -89,6 +90,15 @@ class App:
         """An event's record is on flash: tell a subscribed laptop, start the animation it earned."""
         if self.link is not None:
             self.link.appended(seq, line)  # a subscribed laptop hears it without a re-read
+        if self.hal.piezo is not None and self.settings["sound"]:
+            try:
+                if self.sound is None:
+                    from board.sound import Sound  # loaded when the sound is first on
+
+                    self.sound = Sound(self.hal.piezo)
+                self.sound.pegged(self.match, was_over)
+            except MemoryError:
+                self.hal.log("sound: out of memory")
         got = anims.earned(self.match, done, was_over)
         if got is not None:
             kind, side, other, row = got
@@ -232,6 +242,8 @@ class App:
         self.apply(now)
         self.save(now)
         self.draw(now)
+        if self.sound is not None:
+            self.sound.step(now, self.settings["sound"])
 
     # ---- the USB link ---------------------------------------------------------------------
 
@@ -280,6 +292,8 @@ class App:
         if self.apply(now):
             self.draw(now)  # a key or a tap is answered in this pass, not at the next frame tick
         self.pump(now)
+        if self.sound is not None:
+            self.sound.step(now, self.settings["sound"])
 
     def _draw_feed(self, now):
         self.draw(now)

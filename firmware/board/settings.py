@@ -1,4 +1,4 @@
-# Board settings (brightness, peg winks, auto-OK, play, match set-up, sides, watchdog), saved deferred.
+# Board settings (brightness, peg winks, auto-OK, play, match set-up, sides, watchdog, sound), saved deferred.
 # Saved as one JSON object in storage_dir/settings.json through a temp file and a rename (WLED's
 # lesson: never edit a file in place on flash). A change only marks the settings dirty; the app's
 # save task writes them after quiet_ms so a run of menu presses costs one flash write (aioble's
@@ -26,6 +26,7 @@ SPEC = {
     "tracks": (0, (0, 1, 2)),  # which tracks the sides use when a game has fewer sides than tracks
     "watchdog": (False, (False, True)),
     "advice": (False, (False, True)),  # discard advice (held MENU before the starter; controller/advising.py)
+    "sound": (False, (False, True)),  # the board file's piezo: a beep a point, a tune (board/sound.py)
 }
 MATCH_SETTINGS = ("form", "fmt", "games", "to", "muggins", "three")  # used at the next new match
 ORDER = (
@@ -42,6 +43,7 @@ ORDER = (
     "tracks",
     "watchdog",
     "advice",
+    "sound",
 )
 
 

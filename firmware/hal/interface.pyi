@@ -42,6 +42,10 @@ class Link(Protocol):
     def write(self, data: bytes) -> None:
         """Never waits for the host: what it has not taken waits in the port's outbox."""
 
+class Piezo(Protocol):
+    def tone(self, hz: int) -> None:
+        """Sound hz (rp2: PWM at half duty) until the next call; 0 is silence. Never waits."""
+
 class Watchdog(Protocol):
     def feed(self) -> None: ...
 
@@ -51,6 +55,8 @@ class Hal(Protocol):
     sensors: Sensors
     display: Display
     link: Link
+    piezo: Piezo | None
+    """The board file's piezo (pins.piezo), or None: the board has no sound."""
     storage_dir: str
     """Where the journal and settings live: /data on the Pico's littlefs; in the sim a littlefs image in
     a file (vfs.VfsLfs2). The journal needs littlefs: its rename is atomic, FAT's is not."""

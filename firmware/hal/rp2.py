@@ -242,6 +242,7 @@ class Hal:
         self.keys = keys
         self.display = display
         self.link = UsbLink()
+        self.piezo = None  # a Piezo when the board file gives its pin (make)
         self._heap_told = False
 
     def board_uid(self):
@@ -379,4 +380,9 @@ def make(board_def, options=None):
         if b.key_names[i] is not None:
             mask |= 1 << i
     keys = KeyMatrix(rows, cols, mask)
-    return Hal(b, storage_dir, leds, sensors, keys, Display(_oled(w.display, print), print))  # Hal.log prints
+    hal = Hal(b, storage_dir, leds, sensors, keys, Display(_oled(w.display, print), print))  # Hal.log prints
+    if w.piezo_pin is not None:
+        from hal.piezo import Piezo  # only a board with one loads its code
+
+        hal.piezo = Piezo(w.piezo_pin)  # pyright: ignore[reportAttributeAccessIssue] (None until fitted)
+    return hal

@@ -388,3 +388,20 @@ def test_board_file_mutations_are_refused_or_sane():
         assert sane(b), what
         accepted += 1
     assert refused + accepted == SWEEP and refused > SWEEP // 2
+
+
+def test_a_piezo_is_optional_and_its_pin_checked_like_any_other():
+    assert load(_path()).wiring.piezo_pin is None  # the reference board has none: no sound
+    raw = read(_path())
+    raw["pins"]["piezo"] = 22
+    assert load(raw).wiring.piezo_pin == 22
+
+    def taken(raw):
+        raw["pins"]["piezo"] = raw["pins"]["led_power"]
+
+    def off_header(raw):
+        raw["pins"]["piezo"] = 25
+
+    msg = _refused(taken)
+    assert "pins.piezo" in msg and "used twice" in msg, msg
+    assert "pins.piezo" in _refused(off_header)

@@ -442,3 +442,25 @@ def test_a_refused_board_file_is_named_on_the_display():
         assert m.i2c[0].kw["freq"] == 400000
     finally:
         rp2fakes.uninstall()
+
+
+def test_the_board_file_s_piezo_sounds_a_tone_at_half_duty_and_falls_silent():
+    from board.boarddef.boardfile import load, read
+
+    hal, m, _, _, b = _hal()
+    try:
+        assert hal.piezo is None and m.pwm == {}  # no piezo in the reference board file
+    finally:
+        rp2fakes.uninstall()
+    raw = read(__file__.rsplit("/", 1)[0] + "/../../hardware/board.json")
+    raw["pins"]["piezo"] = 22
+    hal, m, _, _, b, _mod = rp2fakes.reference_hal(board=load(raw))
+    try:
+        pwm = m.pwm[22]
+        assert pwm.duty == 0  # silent from the start
+        hal.piezo.tone(2093)
+        assert (pwm.hz, pwm.duty) == (2093, 32768)
+        hal.piezo.tone(0)
+        assert pwm.duty == 0 and pwm.hz == 2093
+    finally:
+        rp2fakes.uninstall()

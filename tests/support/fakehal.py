@@ -128,9 +128,21 @@ class FakeWatchdog:
         self.feeds += 1
 
 
+class FakePiezo:
+    """hal.piezo: every tone change kept as (ms, hz), on the HAL's clock."""
+
+    def __init__(self, hal):
+        self._hal = hal
+        self.tones = []
+
+    def tone(self, hz):
+        self.tones.append((self._hal.now, hz))
+
+
 class FakeHal:
-    def __init__(self, board_def, start_ms=PERIOD - 5000, storage_dir=None, watchdog=True):
+    def __init__(self, board_def, start_ms=PERIOD - 5000, storage_dir=None, watchdog=True, piezo=False):
         self.board_def = board_def
+        self.piezo = FakePiezo(self) if piezo else None
         self.now = start_ms % PERIOD
         self.leds = FakeLeds(board_def.led_count)
         self.keys = FakeKeys(list(board_def.key_names))

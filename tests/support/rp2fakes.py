@@ -33,6 +33,7 @@ class Machine:
         self.pins = {}
         self.spi = {}
         self.i2c = {}
+        self.pwm = {}
         self.wdt = None
         self.chain = None  # a Chain74HC165 wired to the SPI bus and latch pin, if any
         self.matrix = None  # a KeyMatrixWiring, if any
@@ -79,6 +80,21 @@ class Machine:
                 self.kw = kw
                 machine.i2c[bus] = self
 
+        class PWM:
+            """A PWM slice on a pin: its frequency and duty as last set (machine.pwm[gp])."""
+
+            def __init__(self, pin):
+                self.pin = pin
+                self.hz = 0
+                self.duty = None
+                machine.pwm[pin.gp] = self
+
+            def freq(self, hz):
+                self.hz = hz
+
+            def duty_u16(self, duty):
+                self.duty = duty
+
         class WDT:
             def __init__(self, timeout):
                 self.timeout = timeout
@@ -92,6 +108,7 @@ class Machine:
         self.SPI = SPI
         self.I2C = I2C
         self.WDT = WDT
+        self.PWM = PWM
 
     def unique_id(self):
         return b"\xe6\x61\x38\x52\x83\x1c\x2a\x21"
@@ -264,13 +281,13 @@ class Micropython:
         return x
 
 
-_NAMES = ("machine", "rp2", "ssd1306", "hal.rp2", "hal.ws2812")
+_NAMES = ("machine", "rp2", "ssd1306", "hal.rp2", "hal.ws2812", "hal.piezo")
 
 
 def install():
     """Put the fakes where `import machine` etc. find them; -> (machine, rp2, ssd1306)."""
     m, r, o = Machine(), Rp2(), Ssd1306()
-    for name in ("hal.rp2", "hal.ws2812"):
+    for name in ("hal.rp2", "hal.ws2812", "hal.piezo"):
         sys.modules.pop(name, None)
     sys.modules["machine"] = m
     sys.modules["rp2"] = r
@@ -285,9 +302,9 @@ def install():
     return m, r, o
 
 
-def reference_hal(storage="/tmp"):
+def reference_hal(storage="/tmp", board=None):
     """hal.rp2's Hal of the reference board made on the fakes, on one fake clock; -> (hal, machine, rp2,
-    ssd1306, board, the hal.rp2 module). uninstall() after."""
+    ssd1306, board, the hal.rp2 module); board: another Board to wire instead. uninstall() after."""
     import board_fixture
 
     m, r, o = install()
@@ -295,7 +312,7 @@ def reference_hal(storage="/tmp"):
     clock = Clock()
     hal_rp2.time = clock
     hal_module("ws2812").time = clock
-    b = board_fixture.reference()
+    b = board or board_fixture.reference()
     m.chain = Chain74HC165(b.sensor_bits, b.wiring.pins["sensor_latch"])
     m.matrix = KeyMatrixWiring(m, b.wiring.key_rows, b.wiring.key_cols)
     return hal_rp2.make(b, {"storage_dir": storage}), m, r, o, b, hal_rp2

@@ -12,9 +12,9 @@ STEP_MS = 5  # the scan period of the real tasks
 
 
 class Scenario:
-    def __init__(self, storage_dir=None, start_ms=None, **settings):
+    def __init__(self, storage_dir=None, start_ms=None, piezo=False, **settings):
         self.board = reference()
-        kw = {"storage_dir": storage_dir}
+        kw = {"storage_dir": storage_dir, "piezo": piezo}
         if start_ms is not None:
             kw["start_ms"] = start_ms
         self.hal = FakeHal(self.board, **kw)
@@ -134,7 +134,10 @@ class Scenario:
         """Power cut and boot: a new app on the same storage (the journal is the truth)."""
         self.app.journal.close()
         s = Settings(self.hal.storage_dir + board_app.SETTINGS).load()
-        self.hal = FakeHal(self.board, start_ms=self.hal.now + 12345, storage_dir=self.hal.storage_dir)
+        hal = self.hal
+        self.hal = FakeHal(
+            self.board, start_ms=hal.now + 12345, storage_dir=hal.storage_dir, piezo=hal.piezo is not None
+        )
         self.app = board_app.App(self.hal, self.board, s)
         self._chain_ok()
         self.wait(20)

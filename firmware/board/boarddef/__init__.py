@@ -48,6 +48,7 @@ class Wiring:
         self.led_chains = []
         self.led_chain_start = []
         self.led_power_pin = None
+        self.piezo_pin = None
         self.sensor_chips = self.sensor_spi = self.sensor_baud = 0
         self.sensor_fixed = []
         self.key_rows = []

@@ -28,6 +28,7 @@ ATTRS = (
     "led_chains",
     "led_chain_start",
     "led_power_pin",
+    "piezo_pin",
     "led_track",
     "led_start",
     "led_game",

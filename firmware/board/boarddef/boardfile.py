@@ -38,6 +38,7 @@
 #     led_pins[c], led_chains[c]     data pin and LED count of chain c
 #     led_chain_start[c]             first global LED index of chain c (chains are consecutive ranges)
 #     led_power_pin                  GPIO that switches the LED 5 V rail on (high = on), or None
+#     piezo_pin                      GPIO of a piezo sounder (driven by PWM), or None: no sound
 #     sensor_chips                   74HC165 chips in the chain
 #     sensor_spi, sensor_baud        SPI bus id and clock; pins in pins["sensor_*"]
 #     sensor_fixed                   list of (bit, level): spare inputs tied to GND (0) or 3V3 (1);
@@ -233,6 +234,7 @@ def _pins(chk, src, b):
     known = (
         "led_data",
         "led_power",
+        "piezo",
         "sensor_sck",
         "sensor_mosi",
         "sensor_miso",
@@ -246,8 +248,8 @@ def _pins(chk, src, b):
         if key not in known:
             chk.fail("pins." + key, "unknown pin role (known: %s)" % ", ".join(known))
     for key in known:
-        if key == "led_power" and pins.get(key) is None:
-            continue
+        if (key == "led_power" or key == "piezo") and pins.get(key) is None:
+            continue  # optional parts
         v = chk.get(pins, key, "pins")
         if key in ("led_data", "key_rows", "key_cols"):
             chk.list_(v, "pins." + key)
@@ -264,6 +266,7 @@ def _pins(chk, src, b):
     b.wiring.pins = pins
     b.wiring.led_pins = pins["led_data"]
     b.wiring.led_power_pin = pins.get("led_power")
+    b.wiring.piezo_pin = pins.get("piezo")
     b.wiring.key_rows = pins["key_rows"]
     b.wiring.key_cols = pins["key_cols"]
 

@@ -23,6 +23,7 @@ MENU = (
     ("tracks", "2 sides' tracks"),
     ("watchdog", "Watchdog"),
     ("advice", "Discard advice"),
+    ("sound", "Sound"),
     ("name", "Player names"),  # not a setting: OK keys each side's name (Controller._naming)
 )
 
