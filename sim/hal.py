@@ -132,7 +132,11 @@ class SimHal:
         self.keys = parts.SimKeys(self)
         self.sensors = parts.SimSensors(self, b)
         self.display = parts.SimDisplay(self)
-        self.piezo = parts.SimPiezo(self) if b.wiring.piezo_pin is not None else None
+        self.piezo = None
+        if b.wiring.piezo_pin is not None:
+            from sim.piezo import SimPiezo
+
+            self.piezo = SimPiezo(self)
         self._dog = None
         self._queue = []  # input waiting: ("key", mask, hold_ms) or ("tap", bit, hold_ms)
         self._held = None  # the input being held now

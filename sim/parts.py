@@ -105,26 +105,6 @@ class SimSensors:
             self.present[bit // 8] &= ~(0x80 >> (bit % 8))
 
 
-class SimPiezo:
-    """The board file's piezo: each beep rings the terminal's bell (the trace logs the tones); `tones`
-    counts the tones begun, so a script or a test can count the beeps."""
-
-    def __init__(self, hal):
-        self._hal = hal
-        self.tones = 0
-        self.hz = 0
-
-    def tone(self, hz):
-        if hz and not self.hz:
-            self.tones += 1
-            hal = self._hal
-            if hal.term is not None:
-                hal.term.out.write("\a")
-            elif hal.options["trace"]:
-                hal.log("piezo: %d Hz" % hz)
-        self.hz = hz
-
-
 class SimDisplay:
     """16 x 8 cells of text; `rows` holds what show() last put on the glass."""
 

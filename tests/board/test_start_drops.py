@@ -165,6 +165,7 @@ WIRING_READERS = (
     "board/edges/sensors.py:from_board",  # called by App.__init__, and dropped with it
     "board/render/power.py:budget",  # the maker's power budget (hardware/tools), never on a board
     "sim/parts.py:SimSensors.__init__",  # sim.hal.make's
+    "sim/hal.py:SimHal.__init__",  # sim.hal.make's: whether the board file has a piezo
 )
 # The board file's modules make and fill it
 BOARD_FILES = ("board/boarddef/__init__.py", "board/boarddef/boardfile.py", "board/boarddef/boardcache.py")
