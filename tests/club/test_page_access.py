@@ -15,6 +15,7 @@ from crib import club
 from crib.history import replay
 from crib.store import clubdb, db
 from crib.tables.service import Tables
+from crib.web import serve
 from crib.web.serve import config
 from sim.matchgen import MatchPlayer
 
@@ -229,4 +230,147 @@ def test_the_high_contrast_view_follows_the_system_or_the_button_is_remembered_a
             "() => ['.hole', '.peg.front.s0'].map(s => getComputedStyle(document.querySelector(s)).fill)"
         )
         assert hole != peg  # the pegs stand out from the holes in the system's colours
+        browser.close()
+
+
+# speechSynthesis as the page sees it, stubbed before the page's own scripts: each utterance's text is
+# kept (window.spoken), nothing is played; with window.refusing set it refuses each one ("not-allowed"),
+# as Chromium's does for a page nobody has clicked yet (which a page driven by Playwright never is).
+# NO_SPEECH: a browser with no speech synthesis at all.
+SPEECH = """(() => {
+  window.spoken = [];
+  class Utterance { constructor(text) { this.text = text; } }
+  const synth = {speak(u) {
+    window.spoken.push(u.text);
+    if (window.refusing) u.onerror({error: "not-allowed"});
+  }, cancel() {}};
+  Object.defineProperty(window, "SpeechSynthesisUtterance", {value: Utterance, configurable: true});
+  Object.defineProperty(window, "speechSynthesis", {value: synth, configurable: true});
+})();"""
+NO_SPEECH = """(() => {
+  for (const name of ["speechSynthesis", "SpeechSynthesisUtterance"])
+    Object.defineProperty(window, name, {value: undefined, configurable: true});
+})();"""
+HEARD = "() => [...document.querySelectorAll('#said p')].map(p => p.textContent)"
+SPOKEN = "() => window.spoken"
+# Board 0's held-back scores as the page says them: table 1 (Ann v Di), its last card, then Di's hand.
+HELD_SAID = [
+    "Table 1. Ann: one for the go",
+    "Table 1. Di: a pair is two, another pair is four, and four runs of three is sixteen for the hand",
+]
+SPEAK_PRESSED = "() => document.getElementById('speak').getAttribute('aria-pressed')"
+
+
+def _peg(page, path, board, events, lines):
+    """The board syncs `events`: the page's live region grows to `lines` lines (no reload)."""
+    con = db.connect(path)
+    start = db.next_seq(con, board)
+    con.close()
+    _store(path, board, events, start)
+    page.wait_for_function("n => document.querySelectorAll('#said p').length >= n", arg=lines, timeout=20000)
+
+
+def _reconnecting(page, url):
+    """From now on the page's stream ends after each room it sends, so the page connects again and again
+    (100 ms apart) and is sent the room as it is each time: the reconnects of a flaky network."""
+    served = []
+
+    def once(route):
+        served.append(1)
+        room = httpx.get(url + "/api/room").text
+        route.fulfill(
+            status=200, headers={"content-type": "text/event-stream"}, body="retry: 100\ndata: %s\n\n" % room
+        )
+
+    page.route("**/api/stream", once)
+    return served
+
+
+def _reconnects(page, times):
+    """Wait until the page has connected to the stream `times` times more."""
+    for _ in range(times):
+        with page.expect_request(lambda r: r.url.endswith("/api/stream"), timeout=20000):
+            pass
+
+
+def test_a_screen_reader_hears_each_new_score_once_and_speak_scores_says_it_aloud(room):
+    """Board 0 is the night's table 1 (Ann v Di) and syncs its last scores while the page is open: its
+    last card ("one for the go"), then Di's hand. Each is one line in the live region and, with 'Speak
+    scores' on, one utterance, in the server's words with the table before them (two boards in the
+    room); nothing of what the boards held when the page opened is said, nor again at a reconnect or a
+    reload; off, nothing is spoken, and the button's choice outlives a reload."""
+    sync_playwright = _browser_or_fail()
+    url, path, held = room
+    assert [e["t"] for e in held] == ["lay", "lay", "show"] and held[1]["n"] == 1 and held[2]["n"] == 16
+    go, hand = HELD_SAID
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        context = browser.new_context(viewport={"width": 1100, "height": 760})
+        context.add_init_script(SPEECH)
+        page = context.new_page()
+        refused = _watch_policy(page)
+        _open_room(page, url)
+        region = page.locator("#said")
+        assert [region.get_attribute(a) for a in ("role", "aria-live")] == ["log", "polite"]
+        box = region.bounding_box()
+        assert box is not None and box["width"] <= 1 and box["height"] <= 1  # there to be read, not drawn
+        assert page.evaluate(HEARD) == [] and page.evaluate(SPOKEN) == []  # the old scores are not read out
+        assert page.evaluate(SPEAK_PRESSED) == "false"  # off until asked for
+        page.get_by_role("button", name="Speak scores").click()
+        assert page.evaluate(SPEAK_PRESSED) == "true"
+
+        _peg(page, path, BOARDS[0], held[:2], 1)
+        assert page.evaluate(HEARD) == [go] and page.evaluate(SPOKEN) == [go]
+        assert _violations(page) == []  # with a line in the live region and the button pressed
+
+        # A reload is the page opened again: nothing said, the button as it was left. Its stream drops
+        # after every room now: the room sent again and again says nothing twice.
+        served = _reconnecting(page, url)
+        page.reload()
+        _open_room(page, url)
+        assert page.evaluate(HEARD) == [] and page.evaluate(SPOKEN) == []
+        assert page.evaluate(SPEAK_PRESSED) == "true"
+        page.evaluate("() => { window.refusing = true; }")
+        _peg(page, path, BOARDS[0], held[2:], 1)
+        _reconnects(page, 3)
+        assert page.evaluate(HEARD) == [hand] and page.evaluate(SPOKEN) == [hand]
+        assert len(served) >= 5
+        note = page.locator("#speak-note")  # the browser would not speak it: the page says why
+        assert note.is_visible() and "click" in note.inner_text()
+
+        # Off: the live region still hears a new game on board 1 (its last pegs, as the server says
+        # them, after the table), nothing is spoken.
+        page.get_by_role("button", name="Speak scores").click()
+        assert page.evaluate(SPEAK_PRESSED) == "false" and note.is_hidden()
+        _peg(page, path, BOARDS[1], _match(5, ("Bob", "Cy")), 1 + serve.SAID)
+        said = [b["said"] for b in httpx.get(url + "/api/room").json()["boards"] if b["board"] == BOARDS[1]][
+            0
+        ]
+        assert page.evaluate(HEARD) == [hand] + ["Table 2. " + s["text"] for s in said]
+        assert page.evaluate(SPOKEN) == [hand]
+        page.unroute("**/api/stream")
+        page.reload()
+        _open_room(page, url)
+        assert page.evaluate(SPEAK_PRESSED) == "false" and page.evaluate(HEARD) == []
+        assert refused == []
+        browser.close()
+
+
+def test_with_no_speech_synthesis_the_button_says_so_and_the_live_region_still_hears_the_scores(room):
+    sync_playwright = _browser_or_fail()
+    url, path, held = room
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        context = browser.new_context(viewport={"width": 1100, "height": 760})
+        context.add_init_script(NO_SPEECH)
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        _open_room(page, url)
+        button = page.locator("#speak")
+        assert button.is_visible() and button.is_disabled()
+        assert button.inner_text() == "Speak scores (this browser cannot speak)"
+        _peg(page, path, BOARDS[0], held, 2)
+        assert page.evaluate(HEARD) == HELD_SAID
+        assert _violations(page) == [] and errors == []
         browser.close()

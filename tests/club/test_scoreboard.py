@@ -25,6 +25,7 @@ ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+HEARD = "() => [...document.querySelectorAll('#said p')].map((p) => p.textContent)"  # the live region's lines
 
 
 def _browser_or_fail():
@@ -101,6 +102,7 @@ def test_the_page_moves_a_peg_and_updates_the_standings_as_the_board_plays(tmp_p
             before = int(front.get_attribute("data-hole"))
             x_before = float(front.get_attribute("cx"))
             assert "no game finished yet" in page.inner_text("#standings")
+            assert page.evaluate(HEARD) == []  # the scores the board held when the page opened are not read
             page.screenshot(path=str(shots / "before.png"), full_page=True)
 
             _play(data, m.lines[half:], script_path=tmp_path / "b.script")
@@ -125,6 +127,14 @@ def test_the_page_moves_a_peg_and_updates_the_standings_as_the_board_plays(tmp_p
             assert rows.first.get_attribute("data-player") == winner
             skunk = min(fronts) <= 90
             assert rows.first.locator("td").nth(4).inner_text() == ("3" if skunk else "2")
+            # A screen reader heard the game's new scores as the server words them (the last six of them
+            # in the room now), with no table before them (the room has one board), each under the name
+            # of the night's player in the seat (the board's own names are P1 and P2).
+            room = page.evaluate("() => fetch('/api/room').then((r) => r.json())")
+            said = [s["text"] for s in room["boards"][0]["said"]]
+            heard = page.evaluate(HEARD)
+            assert len(said) == 6 and heard[-6:] == said
+            assert {text.split(": ")[0] for text in said} <= {"Ann", "Bob"}
             page.screenshot(path=str(shots / "after.png"), full_page=True)
 
             page.goto(url + "/scorecards")

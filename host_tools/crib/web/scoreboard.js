@@ -36,13 +36,16 @@ function track(b) {
   return svg;
 }
 
+// At a club night a board is its table: the card's name, and what is said before its scores.
+function label(b) { return b.table ? `table ${b.table.tab}` : "board " + b.board.slice(-6); }
+
 function boardCard(b) {
-  // At a club night a board is its table, and the night says which game it holds: the table whose
-  // result is the game on the board, or the one being played there.
+  // The night says which game a board holds: the table whose result is the game on the board, or the
+  // one being played there.
   const t = b.table;
   const card = el("div", {class: "board", "data-board": b.board});
   const head = el("h2");
-  head.appendChild(el("span", {class: "label"}, t ? `table ${t.tab}` : "board " + b.board.slice(-6)));
+  head.appendChild(el("span", {class: "label"}, label(b)));
   let where = b.deal ? `game ${b.game}, deal ${b.deal}` : "waiting";
   if (t && t.round) where = `game ${t.round}: ${t.players.join(" v ")}`;
   else if (t && b.game_over) where = "game over, not a game of the night";
@@ -97,7 +100,70 @@ function standings(night) {
   }
 }
 
+// New scores said once each: a line in the live region for a screen reader, and aloud when 'Speak
+// scores' is on. What a board holds when the page opens (or when the board first appears) is not said,
+// only the pegs that come after; a reconnect or a redraw of the same room says nothing again.
+const heard = new Map();  // board -> the seq of its newest peg this page has seen
+const SAID_KEPT = 20;  // lines left in the live region (a reader has heard the older ones)
+
+function newScores(room) {
+  const lines = [];
+  const several = room.boards.length > 1;
+  for (const b of room.boards) {
+    const said = b.said || [];
+    if (heard.has(b.board)) {
+      const last = heard.get(b.board), where = label(b);
+      const head = several ? where[0].toUpperCase() + where.slice(1) + ". " : "";  // "Table 2. Ann: ..."
+      for (const p of said) if (p.seq > last) lines.push(head + p.text);
+    }
+    // The newest peg in force: an undo that took one back leaves an older one, and nothing is said again.
+    heard.set(b.board, said.length ? said[said.length - 1].seq : 0);
+  }
+  return lines;
+}
+
+const speaker = (() => {
+  const KEY = "crib-speak";  // "on" or nothing: off unless this browser's button turned it on
+  const button = document.getElementById("speak");
+  const note = document.getElementById("speak-note");
+  const synth = window.speechSynthesis;
+  button.hidden = false;  // without this script the button could do nothing, so it stays hidden
+  if (!synth || !window.SpeechSynthesisUtterance) {
+    button.disabled = true;
+    button.textContent = "Speak scores (this browser cannot speak)";
+    return {say() {}};
+  }
+  const on = () => localStorage.getItem(KEY) === "on";
+  const show = () => button.setAttribute("aria-pressed", String(on()));
+  button.addEventListener("click", () => {
+    if (on()) { localStorage.removeItem(KEY); synth.cancel(); } else localStorage.setItem(KEY, "on");
+    show();
+  });
+  window.addEventListener("storage", (e) => { if (e.key === KEY) show(); });  // another tab chose
+  // A browser may refuse to speak for a page nobody has clicked yet (Chromium's rule): say so until then.
+  // (on the click, not the press: the note going moves the header, and the press's click with it)
+  for (const kind of ["click", "keydown"]) document.addEventListener(kind, () => { note.hidden = true; });
+  show();
+  return {say(text) {
+    if (!on()) return;
+    const u = new SpeechSynthesisUtterance(text);
+    u.lang = document.documentElement.lang || "en";
+    u.onerror = (e) => { if (e.error === "not-allowed") note.hidden = false; };
+    synth.speak(u);
+  }};
+})();
+
+function announce(room) {
+  const region = document.getElementById("said");
+  for (const line of newScores(room)) {
+    region.appendChild(el("p", {}, line));
+    speaker.say(line);
+  }
+  while (region.childElementCount > SAID_KEPT) region.firstElementChild.remove();
+}
+
 function render(room) {
+  announce(room);
   const boards = document.getElementById("boards");
   boards.replaceChildren(...room.boards.map(boardCard));
   standings(room.night);

@@ -59,7 +59,7 @@ class Room:
 
     def __init__(self, db_path):
         self.db_path = db_path
-        self._boards = {}  # board -> (events held, its live state)
+        self._boards = {}  # board -> (events held, its live state, its last pegs)
 
     def _open(self):
         return db.connect(self.db_path, readonly=True)
@@ -89,8 +89,9 @@ class Room:
             events = list(db.events(con, board))
             played, _orphans, m = replay.replay_board(board, events)
             state = _state(board, m, played[-1].first_seq if played else None)
-            state["said"] = _said(played)
-            cached = (held, state)
+            pegs = _pegs(played)
+            state["said"] = _said(pegs)
+            cached = (held, state, pegs)
             self._boards[board] = cached
         return dict(cached[1], table=None)
 
@@ -105,7 +106,9 @@ class Room:
         except club.ClubError as e:
             return {"name": n["name"], "id": n["id"], "error": str(e), "standings": [], "notes": []}
         for b in boards:
-            b["table"] = _table_of(b, rounds, found)
+            t = b["table"] = _table_of(b, rounds, found)
+            if t and t["players"]:  # the game's scores said with the names of the night's players
+                b["said"] = _said(self._boards[b["board"]][2], b["first_seq"], t["players"])
         pots = club.side_pots(clubdb.pot_hands(con, n["id"]))
         return {
             "pots": [{k: p[k] for k in ("player", "points", "cards", "why", "round", "kind")} for p in pots],
@@ -143,24 +146,36 @@ def _table_of(b, rounds, found):
     return {"tab": tab, "round": None, "players": [], "result": None}
 
 
-def _said(games):
-    """The board's last pegs in force (SAID at most, oldest first), each in players' words with the
-    player's name and with its seq, so the page says each one once: crib.speech's wording, a show itemised."""
-    from crib.speech import scored_words
-    from crib.untrusted import plain
-
-    said = []
+def _pegs(games):
+    """The board's last pegs in force (SAID at most, oldest first): (seq, the game's first seq, side, the
+    board's name for the side, why, points, the show's items or ())."""
+    pegs = []
     for g in reversed(games):
         for seq, _deal, side, why, points, _front, _cards, items in reversed(g.scores):
-            name = plain(g.names[side % len(g.names)], 30) if g.names else "player %d" % (side + 1)
+            name = g.names[side % len(g.names)] if g.names else "player %d" % (side + 1)
             try:
                 shown = json.loads(items) if why in ("hand", "crib") else ()
             except ValueError:
                 shown = ()
-            said.append({"seq": seq, "text": scored_words(name, points, why, shown)})
-            if len(said) == SAID:
-                return said[::-1]
-    return said[::-1]
+            pegs.append((seq, g.first_seq, side, name, why, points, shown))
+            if len(pegs) == SAID:
+                return pegs[::-1]
+    return pegs[::-1]
+
+
+def _said(pegs, first_seq=None, seated=()):
+    """The pegs in players' words with the player's name, each with its seq so the page says each one
+    once (crib.speech's wording, a show itemised). A peg of the game `first_seq` takes the name of the
+    night's player `seated` in its seat, the name the room knows them by; any other the board's name."""
+    from crib.speech import scored_words
+    from crib.untrusted import plain
+
+    said = []
+    for seq, game, side, name, why, points, shown in pegs:
+        if game == first_seq and side < len(seated) and seated[side]:
+            name = seated[side]
+        said.append({"seq": seq, "text": scored_words(plain(name, 30), points, why, shown)})
+    return said
 
 
 def _state(board, m, first_seq=None):
