@@ -473,3 +473,42 @@ def test_each_board_carries_its_last_pegs_in_force_in_players_words_with_their_s
     )
     assert len(said) == serve.SAID and [s["seq"] for s in said] == sorted(s["seq"] for s in said)
     assert speech.peg_words("Ann", 0, "hand") == "Ann: nineteen"
+
+
+def test_a_game_s_scores_are_said_under_the_night_s_players_also_between_a_sync_s_two_commits(tmp_path):
+    """The board calls its sides P1 and P2, the night seats Ann and Bob there: the scores are said under
+    Ann and Bob while the game is played, once it is the night's result, and in between, when a sync has
+    stored the finished game's events but not yet its game (a page told the last pegs then would keep
+    the board's names for good: each peg is told once)."""
+    path = str(tmp_path / "room.sqlite3")
+    board = "%016x" % 0xC1AB000
+    con = db.connect(path)
+    clubdb.open_night(con, "Tuesday", ["Ann", "Bob"], [board], games=1, now=0)
+    db.note_board(con, {"board": board})
+    p = MatchPlayer(random.Random(7), ("P1", "P2"), games=1)
+    p.play(max_games=1)
+    events = [{"seq": k + 1, "event": e} for k, e in enumerate(p.events)]
+    db.add_events(con, board, events[:-3])
+    replay.rebuild(con, board)
+    con.close()
+
+    def said():
+        room = serve.Room(path).snapshot()
+        return room["boards"][0]["said"], room["night"]["results"]
+
+    playing, results = said()
+    assert results == [] and {s["text"].split(": ")[0] for s in playing} == {"Ann", "Bob"}
+    con = db.connect(path)
+    db.add_events(con, board, events[-3:])  # the sync's first commit
+    con.close()
+    between, results = said()
+    assert results == [] and between[:-2] == playing[2:]
+    assert [s["text"] for s in between[-2:]] == [
+        "Ann: one for the go",
+        "Bob: a pair is two, another pair is four, and four runs of three is sixteen for the hand",
+    ]
+    con = db.connect(path)
+    replay.rebuild(con, board)  # and its second
+    con.close()
+    counted, results = said()
+    assert len(results) == 1 and counted == between

@@ -107,8 +107,13 @@ class Room:
             return {"name": n["name"], "id": n["id"], "error": str(e), "standings": [], "notes": []}
         for b in boards:
             t = b["table"] = _table_of(b, rounds, found)
-            if t and t["players"]:  # the game's scores said with the names of the night's players
-                b["said"] = _said(self._boards[b["board"]][2], b["first_seq"], t["players"])
+            seated = t["players"] if t else []
+            if t and not seated and b.get("game_over"):
+                # A game just finished whose result is not stored yet (a sync stores the events, then
+                # the games: two commits): its scores are the next table's, as while it was played.
+                seated = _next_table(b, rounds, found)[1]
+            if seated:  # the game's scores said with the names of the night's players
+                b["said"] = _said(self._boards[b["board"]][2], b["first_seq"], seated)
         pots = club.side_pots(clubdb.pot_hands(con, n["id"]))
         return {
             "pots": [{k: p[k] for k in ("player", "points", "cards", "why", "round", "kind")} for p in pots],
@@ -137,13 +142,19 @@ def _table_of(b, rounds, found):
             return {"tab": tab, "round": r["round"], "players": seats, "result": scores}
     if b.get("game_over"):
         return {"tab": tab, "round": None, "players": [], "result": None}  # not (yet) a result of the night
+    k, seats = _next_table(b, rounds, found)
+    return {"tab": tab, "round": k, "players": seats, "result": None}
+
+
+def _next_table(b, rounds, found):
+    """(round, players in the board's seat order) of the first table on the board with no result yet, or
+    (None, [])."""
     played = {r["round"] for r in found if r["board"] == b["board"]}
     for k, tables in enumerate(rounds, 1):
         for board, p1, p2 in tables:
             if board == b["board"] and k not in played:
-                seats = [p2, p1] if list(b["names"]) == [p2, p1] else [p1, p2]
-                return {"tab": tab, "round": k, "players": seats, "result": None}
-    return {"tab": tab, "round": None, "players": [], "result": None}
+                return k, [p2, p1] if list(b["names"]) == [p2, p1] else [p1, p2]
+    return None, []
 
 
 def _pegs(games):
