@@ -96,6 +96,7 @@ def script():
     skip += ("hal.rp2", "hal.ws2812")  # the Pico's HAL: measured on its own
     skip += ("board.link",)  # loaded when a laptop first sends a line (App.pump): the link's row
     skip += ("board.controller.menu",)  # loaded when the menu first opens (Controller._open): the menu's row
+    skip += ("board.sound", "hal.piezo")  # a board with a piezo, the sound on: not the reference board's boot
     # hal.lines: the link's line reader, which both HALs import too (a row of its own, as before)
     order = import_order("board.app", "hal.lines", after=skip) + ["start"]
     menu = import_order("board.controller.menu", after=order)

@@ -129,7 +129,7 @@ def main():
         buf = None
         _last[0] = held()
         _since[0] = time.ticks_us()  # pyright: ignore[reportAttributeAccessIssue]
-    settings = app.Settings(hal.storage_dir + app.SETTINGS).load()
+    settings = app.Settings(hal.storage_dir + app.SETTINGS).load_saved()
     mark("settings")
     a = app.App(hal, board_def, settings)
     a.calm_gc()  # as App.main does first: and the room for the next commit

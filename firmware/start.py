@@ -135,7 +135,7 @@ def main(argv):
     # With the code in flash the discard advice's too when the setting is on, by the rule above; in RAM
     # it is loaded when first asked for (Controller._long), from its .mpy on littlefs (the bundle is
     # unmounted below), and the heap is the game's until then.
-    settings = app.Settings(hal.storage_dir + app.SETTINGS).load()
+    settings = app.Settings(hal.storage_dir + app.SETTINGS).load_saved()
     if flash and settings["advice"]:
         import board.controller.advising  # noqa: F401
     # Every module is loaded (the HAL's too): the code bundle main.py mounted (codefs.py) gives its
@@ -160,6 +160,8 @@ def main(argv):
     ):
         cls.__init__ = None  # pyright: ignore[reportAttributeAccessIssue]
         del cls.__init__
+    app.Settings.load_saved = None  # pyright: ignore[reportAttributeAccessIssue] (read once, above)
+    del app.Settings.load_saved
     del app.sensors.from_board
     # What only the set-up reads (the HAL's pins and buses, the tied sensor inputs, the power figures):
     # the board has no such fields from here on. Set to None before it is deleted, as above.

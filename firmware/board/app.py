@@ -51,7 +51,7 @@ class App:
         self.board = board_def
         self.now = hal.ticks_ms()
         if settings is None:
-            settings = Settings(hal.storage_dir + SETTINGS).load()
+            settings = Settings(hal.storage_dir + SETTINGS).load_saved()
         self.settings = settings
         if settings.problem:
             hal.log(settings.problem)
@@ -126,10 +126,12 @@ class App:
     # ---- the parts of one pass --------------------------------------------------------------
 
     def scan(self, now):
-        """Read keys and sensors into debounced edges (no allocation)."""
+        """Read keys and sensors into debounced edges (no allocation); the piezo's tone for now."""
         self.keys.update(self.hal.keys.scan(), now)
         self.hal.sensors.readinto(self._raw)
         self.sensors.update(self._raw, now)
+        if self.sound is not None:  # a scan apart at most: a beep's edges are 5 ms late at most
+            self.sound.step(now, self.settings["sound"])
 
     def apply(self, now):
         """Turn waiting edges into game events, proposals and menu actions; True if any came."""
@@ -242,8 +244,6 @@ class App:
         self.apply(now)
         self.save(now)
         self.draw(now)
-        if self.sound is not None:
-            self.sound.step(now, self.settings["sound"])
 
     # ---- the USB link ---------------------------------------------------------------------
 
@@ -292,8 +292,6 @@ class App:
         if self.apply(now):
             self.draw(now)  # a key or a tap is answered in this pass, not at the next frame tick
         self.pump(now)
-        if self.sound is not None:
-            self.sound.step(now, self.settings["sound"])
 
     def _draw_feed(self, now):
         self.draw(now)

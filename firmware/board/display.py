@@ -44,7 +44,13 @@ def rows(match, settings, c, colours):
     out = []
     dealer = match.dealer_side
     ctx = deal.context(match, settings, c.skip)
-    moving = to_move(match, ctx)
+    # The side to move, marked so no one needs the colours to know: the player to lay in a followed
+    # play, the hand counting next in the show.
+    moving = -1
+    if ctx == "lay" and match.play is not None and match.play.turn is not None:
+        moving = match.side_of(match.play_seats[match.play.turn])
+    elif ctx == "show" and match.next_show() is not None:
+        moving = match.next_show()[0]
     for s in range(match.sides):
         # "*Ann       > 45": the dealer's side marked, the name, the side to move marked, the front peg
         name = match.names[s][:9]
@@ -143,18 +149,6 @@ def rows(match, settings, c, colours):
         out.append("")
     out.append(_fit(hint))
     return out
-
-
-def to_move(m, ctx):
-    """The side whose move it is, marked on its score row so no one needs the colours to know: the
-    player to lay in a followed play, the hand counting next in the show; None at other times."""
-    if ctx == "lay" and m.play is not None and m.play.turn is not None:
-        return m.side_of(m.play_seats[m.play.turn])
-    if ctx == "show":
-        nxt = m.next_show()
-        if nxt is not None:
-            return nxt[0]
-    return None
 
 
 def _entry(match, c, ctx):

@@ -104,7 +104,7 @@ class Settings:
         self.set(name, value, now)
         return value
 
-    def load(self):
+    def load_saved(self):
         """Read the saved settings; anything unreadable keeps the defaults and says why in .problem."""
         self.values = defaults()
         self.problem = ""

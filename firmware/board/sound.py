@@ -56,7 +56,7 @@ class Sound:
             self.tune()
 
     def step(self, now, on):
-        """The tone for now (called every scan: a beep's edges are 5 ms late at most); on: the setting."""
+        """The tone for now (App.scan calls it); on: the setting."""
         if on:
             self.update(now)
         elif self.playing >= 0 or self.queue:

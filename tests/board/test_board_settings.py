@@ -35,7 +35,7 @@ def test_save_is_deferred_until_quiet_and_survives_reload():
         assert s.due(add(t0, 4000))
         s.save()
         assert not s.dirty
-        again = Settings(path).load()
+        again = Settings(path).load_saved()
         assert again["brightness"] == 192 and again["muggins"] is True and again.problem == ""
     finally:
         remove_tree(d)
@@ -47,15 +47,15 @@ def test_unknown_version_or_bad_value_keeps_defaults_and_says_why():
         path = d + "/settings.json"
         with open(path, "w") as f:
             f.write('{"v": 99, "brightness": 255}')
-        s = Settings(path).load()
+        s = Settings(path).load_saved()
         assert s["brightness"] == 96 and "version" in s.problem
         with open(path, "w") as f:
             f.write('{"v": 1, "brightness": 7, "play": false}')
-        s = Settings(path).load()
+        s = Settings(path).load_saved()
         assert s["brightness"] == 96 and s["play"] is False and "brightness" in s.problem
         with open(path, "w") as f:
             f.write("{not json")
-        assert "unreadable" in Settings(path).load().problem
+        assert "unreadable" in Settings(path).load_saved().problem
     finally:
         remove_tree(d)
 

@@ -19,7 +19,7 @@ from cribbage.errors import CribError
 
 MOUNT = "/ioerr"
 PATH = MOUNT + "/journal.log"
-SETUP = setup_of(Settings(None).load())
+SETUP = setup_of(Settings(None).load_saved())
 N = 40  # events after the set-up: a few deals
 
 

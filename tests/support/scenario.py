@@ -18,7 +18,7 @@ class Scenario:
         if start_ms is not None:
             kw["start_ms"] = start_ms
         self.hal = FakeHal(self.board, **kw)
-        s = Settings(self.hal.storage_dir + board_app.SETTINGS).load()
+        s = Settings(self.hal.storage_dir + board_app.SETTINGS).load_saved()
         for k in settings:
             s.set(k, settings[k])
         self.app = board_app.App(self.hal, self.board, s)
@@ -133,7 +133,7 @@ class Scenario:
     def reboot(self):
         """Power cut and boot: a new app on the same storage (the journal is the truth)."""
         self.app.journal.close()
-        s = Settings(self.hal.storage_dir + board_app.SETTINGS).load()
+        s = Settings(self.hal.storage_dir + board_app.SETTINGS).load_saved()
         hal = self.hal
         self.hal = FakeHal(
             self.board, start_ms=hal.now + 12345, storage_dir=hal.storage_dir, piezo=hal.piezo is not None
