@@ -11,6 +11,7 @@ from boards import Sim
 from test_crib_counting_sim import RANKS, count
 from typer.testing import CliRunner
 
+from board import settings
 from crib.advise import advice, crib_table
 from crib.cli import app
 from cribbage.cards import format_card
@@ -40,7 +41,7 @@ def net_values(dealt, dealer):
 def scripts():
     menu = (
         ["key MENU"]
-        + ["key MENU"] * 11
+        + ["key MENU"] * settings.ORDER.index("advice")
         + ["expect display Advice", "key OK", "expect display on", "key UNDO"]
     )
     menu += ["wait 6000", "quit"]  # the settings reach flash a few seconds after the last change

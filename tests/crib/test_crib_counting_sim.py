@@ -9,6 +9,7 @@ from itertools import combinations
 from boards import Sim
 from typer.testing import CliRunner
 
+from board import settings
 from crib.cli import app
 
 RANKS = "A23456789TJQK"
@@ -54,7 +55,7 @@ def script_and_figures(seed, deals=4):
     rng = random.Random(seed)
     lines = (
         ["key MENU"]
-        + ["key MENU"] * 7
+        + ["key MENU"] * settings.ORDER.index("muggins")
         + ["expect display Muggins", "key OK", "expect display on", "key UNDO"]
     )
     lines += ["hold MENU UNDO 1500", "expect display new match?", "key OK", "key A OK"]  # P1 deals first
