@@ -1,5 +1,6 @@
 # Counts said aloud: the words players use for a show or a peg, spoken by the platform's speech engine.
 import queue
+import re
 import shutil
 import subprocess
 import sys
@@ -51,7 +52,13 @@ def scored_words(name, n, why, items=()):
     """A score the history holds as said at the table: a hand or crib with its count itemised ("Ann:
     fifteen two, fifteen four, and a pair is six for the hand"), anything else as peg_words says it.
 
-    `items` are the show's [(kind, points, cards)] as the replay keeps them (cribbage.show's items)."""
+    `items` are the show's [(kind, points, cards)] as the replay keeps them (cribbage.show's items), or a
+    lay's [(reason, points)]."""
+    if why == "play" and items:
+        try:
+            return play_words(name, [(str(r), int(p)) for r, p in items], n)
+        except (TypeError, ValueError):  # reasons that make no sense: the points alone
+            return peg_words(name, n, why)
     if why in ("hand", "crib") and n and items:
         try:
             show = Show([], None, why == "crib", False, [Item(k, p, list(c)) for k, p, c in items])
@@ -60,6 +67,32 @@ def scored_words(name, n, why, items=()):
             return peg_words(name, n, why)
         return "%s: %s" % (name, said) if name else said
     return peg_words(name, n, why)
+
+
+# The play's reasons (cribbage.play.reasons_for_lay) counted aloud as players do, the running total said
+# after the first: "fifteen two", "a pair is two", "fifteen two, and a pair is four".
+_PLAY_FIRST = {"fifteen": "fifteen two", "thirty-one": "thirty-one for two"}
+
+
+def play_words(name, reasons, n):
+    """A lay's points as said at the table, from its reasons [(reason, points)] (the core's: with or
+    without "last card") and the points pegged, the rest the last card's: "Ann: fifteen two, and a
+    pair is four", "Ann: a run of three is three, and one for last"."""
+    parts = []
+    total = 0
+    for why, pts in reasons:
+        if why in ("last card", "go", "pegged"):
+            continue  # the lone points after the count's own: said as the rest, below
+        total += pts
+        said = None if parts else _PLAY_FIRST.get(why)
+        if said is None:
+            why = re.sub(r"\d+", lambda d: number(int(d.group())), why)  # "run of 3": "run of three"
+            said = "%s%s is %s" % ("" if why in _PLAY_FIRST else "a ", why, number(total))
+        parts.append(("and " if parts else "") + said)
+    if n > total:
+        parts.append(("and " if parts else "") + ("one for last" if n - total == 1 else number(n - total)))
+    said = ", ".join(parts) if parts else number(n)
+    return "%s: %s" % (name, said) if name else said
 
 
 def find_engine(which=shutil.which, platform=sys.platform):

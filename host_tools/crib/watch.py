@@ -8,7 +8,8 @@ from rich.text import Text
 
 from crib.history.report import item_text
 from crib.untrusted import plain, shown
-from cribbage.cards import format_card, format_cards
+from cribbage.cards import format_card, format_cards, pip
+from cribbage.errors import CribError
 
 SIDE_STYLES = ("bold red", "bold blue", "bold green")
 TRACK = 60  # characters for a track: two holes a character
@@ -129,20 +130,36 @@ def _describe(ev, names):
     return str(t)
 
 
-def said_event(ev, names):
-    """A pushed peg in players' words with the side's name ("Alice: two for his heels"), else None."""
-    from crib.speech import peg_words
+def said_scores(ev, before, after):
+    """What the event `ev` scored, in players' words with the side's name, from the board's states before
+    and after it (their fronts say who scored how much; the event why): ["Ann: fifteen two", ...].
+    A hand or crib is itemised from the state's last_items, a lay's reasons worked out from the count's
+    cards. Nothing for a state that makes no sense (a board's words are not trusted)."""
+    from crib.speech import peg_words, play_words, scored_words
+    from cribbage.play import reasons_for_lay
 
     try:
-        if ev.get("t") != "peg":
-            return None
-        s, n, why = ev["s"], ev["n"], ev.get("why", "manual")
-        if not isinstance(s, int) or not isinstance(n, int) or isinstance(n, bool) or n < 0:
-            return None
-        name = plain(names[s % len(names)], 30) if names else "player %d" % (s + 1)
-        return peg_words(name, n, str(why))
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
-        return None
+        names = after.get("names") or []
+        t = ev.get("t")
+        out = []
+        for side, (was, now) in enumerate(zip(before["front"], after["front"], strict=False)):
+            n = now - was
+            if not isinstance(n, int) or n <= 0:
+                continue
+            name = plain(names[side], 30) if side < len(names) else "player %d" % (side + 1)
+            if t == "show":
+                out.append(scored_words(name, n, ev.get("k"), after.get("last_items") or ()))
+            elif t == "lay":
+                cards = list((before.get("play") or {}).get("current") or []) + [ev["c"]]
+                if sum(pip(c) for c in cards) > 31:
+                    cards = [ev["c"]]  # the count had started again
+                out.append(play_words(name, reasons_for_lay(cards), n))
+            else:
+                why = {"go": "go", "starter": "heels", "muggins": "muggins"}.get(t, ev.get("why") or "manual")
+                out.append(peg_words(name, n, str(why)))
+        return out
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, CribError):
+        return []
 
 
 def safe_render(state, hello, recent, status=""):
@@ -169,12 +186,14 @@ def watch(client, console, seconds=None, clock=time.monotonic, reopen=None, retr
     When the board goes away (unplugged, reset, the simulator stopped) and `reopen` is given, the
     view stays up saying so and `reopen()` (a new connected client, or an exception) is tried every
     `retry_s` seconds, as a scoreboard on a second screen would; without it the LinkError goes up.
-    With `speak` (a callable taking text), each peg is said in players' words with the side's name."""
+    With `speak` (a callable taking text), each score is said in players' words with the side's name,
+    as the state pushed after its event shows it (said_scores)."""
     from rich.live import Live
 
     from crib.link.client import LinkError
 
     hello, state, names, recent, status = client.hello or {}, None, [], [], ""
+    event = {}  # the last event pushed: what the next state's new points were scored for
     started = False  # subscribed on the client we hold
     end = None if seconds is None else clock() + seconds
     with Live(safe_render(state, hello, recent), console=console, auto_refresh=False) as live:
@@ -206,15 +225,15 @@ def watch(client, console, seconds=None, clock=time.monotonic, reopen=None, retr
                 live.update(safe_render(state, hello, recent, status), refresh=True)
                 continue
             if push.get("push") == "event":
-                recent.append(describe(push.get("event") or {}, names))
-                if speak is not None:
-                    said = said_event(push.get("event") or {}, names)
-                    if said:
-                        speak(said)
+                event = push.get("event") or {}
+                recent.append(describe(event, names))
                 del recent[:-6]
             elif push.get("push") == "state":
-                state = push.get("state")
+                before, state = state, push.get("state")
                 names = (state or {}).get("names") or names
+                if speak is not None and isinstance(before, dict) and isinstance(state, dict):
+                    for said in said_scores(event, before, state):  # the points the last event scored
+                        speak(said)
             elif push.get("push") == "pending":
                 recent.append(plain("laptop request %s %s" % (push.get("pid"), push.get("status"))))
             live.update(safe_render(state, hello, recent, status), refresh=True)

@@ -473,6 +473,17 @@ def test_each_board_carries_its_last_pegs_in_force_in_players_words_with_their_s
     )
     assert len(said) == serve.SAID and [s["seq"] for s in said] == sorted(s["seq"] for s in said)
     assert speech.peg_words("Ann", 0, "hand") == "Ann: nineteen"
+    # A lay's points counted as players count them: Ann's 6C on 2D 7D makes fifteen.
+    path = str(tmp_path / "lay.sqlite3")
+    con = db.connect(path)
+    db.note_board(con, {"board": board})
+    assert p.events[3:6] == [{"t": "lay", "p": 0, "c": 6, "n": 0}, {"t": "lay", "p": 1, "c": 26, "n": 0}] + [
+        {"t": "lay", "p": 0, "c": 23, "n": 2}
+    ]
+    db.add_events(con, board, [{"seq": k, "event": e} for k, e in enumerate(p.events[:6], 1)])
+    replay.rebuild(con, board)
+    con.close()
+    assert serve.Room(path).snapshot()["boards"][0]["said"][-1] == {"seq": 6, "text": "Ann: fifteen two"}
 
 
 def test_a_game_s_scores_are_said_under_the_night_s_players_also_between_a_sync_s_two_commits(tmp_path):

@@ -70,37 +70,89 @@ def test_no_engine_says_so_once():
     assert len(warnings) == 1 and "no speech engine" in warnings[0]
 
 
-class _Board:
-    """A client whose board pushes a heels peg, a show (not a peg: not said) and a go."""
+# A deal on the real firmware in the simulator while watch follows it: the demo's play (a fifteen, a
+# 31, the last card) and the 29 hand keyed and counted by the board, each score said once as the state
+# after its event shows it.
+DEAL = """+3000
+cards 4H TD
+key OK
++500 cards 5S
++500 cards 5H
++400 cards TH
++400 cards 5C
++400 cards 6C
++400 cards 5D
++400 cards 9C
++400 cards JS
++400 cards 2H
++1500 cards 5H 5C 5D JS
+key OK
++2000 key OK
+wait display the end of this test
+"""
 
-    hello = {"board": "test"}
-
-    def __init__(self):
-        self.pushes = [
-            {"push": "event", "event": {"t": "peg", "s": 1, "n": 2, "why": "heels"}},
-            {"push": "event", "event": {"t": "show", "s": 0, "k": "fifteen", "n": 2}},
-            {"push": "event", "event": {"t": "peg", "s": 0, "n": 1, "why": "go"}},
-            {"push": "event", "event": {"t": "peg", "s": "x", "n": 1, "why": "go"}},
-        ]
-
-    def state(self):
-        return {"state": {"names": ["Alice", "Bob"]}}
-
-    def subscribe(self, state=True):
-        pass
-
-    def next_push(self, timeout=0.5):
-        return self.pushes.pop(0) if self.pushes else None
+TWENTY_NINE = (
+    "P2: fifteen two, fifteen four, fifteen six, fifteen eight, fifteen ten, fifteen twelve, "
+    "fifteen fourteen, fifteen sixteen, a double pair royal is twenty-eight, "
+    "and one for his nobs is twenty-nine for the hand"
+)
 
 
-def test_watch_speaks_each_peg_with_the_name():
+def test_watch_says_each_score_of_a_deal_on_the_simulated_board_in_players_words(tmp_path):
     import io
+    import time
 
+    from boards import Sim
     from rich.console import Console
 
+    from crib.link import ports
+    from crib.link.client import LinkClient
     from crib.watch import watch
 
+    script = tmp_path / "deal.script"
+    script.write_text(DEAL)
     said = []
-    ticks = iter(range(100))
-    watch(_Board(), Console(file=io.StringIO()), seconds=6, clock=lambda: next(ticks), speak=said.append)
-    assert said == ["Bob: two for his heels", "Alice: one for the go"]
+    with Sim(str(tmp_path / "data"), script=str(script), fresh=True, extra=("--realtime",)) as sim:
+        client = LinkClient(ports.open_port(sim.url, 5.0), timeout=5.0)
+        client.connect()
+        try:
+            clock = lambda: float("inf") if len(said) >= 4 else time.monotonic()  # noqa: E731
+            watch(client, Console(file=io.StringIO()), seconds=90, clock=clock, speak=said.append)
+        finally:
+            client.close()
+    assert said == ["P1: fifteen two", "P2: thirty-one for two", "P1: one for last", TWENTY_NINE]
+
+
+@pytest.mark.parametrize(
+    "cards, n, words",
+    [
+        ("5H TH", 2, "Ann: fifteen two"),
+        ("8C 7H 7D", 2, "Ann: a pair is two"),
+        ("AC AH AD", 6, "Ann: a pair royal is six"),
+        ("5H 5C 5D", 8, "Ann: fifteen two, and a pair royal is eight"),
+        ("AC 2H 3D", 4, "Ann: a run of three is three, and one for last"),
+        ("TH 5C KD 6S", 2, "Ann: thirty-one for two"),
+        ("5H KC TD AS", 1, "Ann: one for last"),
+    ],
+)
+def test_play_words(cards, n, words):
+    from crib.speech import play_words
+    from cribbage.play import reasons_for_lay
+
+    assert play_words("Ann", reasons_for_lay(cards.split()), n) == words
+
+
+def test_a_state_that_makes_no_sense_says_nothing():
+    from crib.watch import said_scores
+
+    good = {"names": ["Ann", "Bob"], "front": [0, 0], "play": {"current": []}}
+    assert said_scores({"t": "lay", "c": 20}, good, dict(good, front=[0, 0])) == []  # no points: nothing
+    for before, after, ev in [
+        (good, dict(good, front=["x", 2]), {"t": "peg", "s": 1, "n": 2}),
+        ({"front": None}, good, {"t": "go"}),
+        (good, dict(good, front=[2, 0]), {"t": "lay", "c": "not a card"}),
+    ]:
+        assert said_scores(ev, before, after) == [], (ev, before, after)
+    assert said_scores({"t": "peg", "s": 1, "n": 2, "why": "heels"}, good, dict(good, front=[0, 2])) == [
+        "Bob: two for his heels"
+    ]

@@ -165,7 +165,7 @@ def _pegs(games):
         for seq, _deal, side, why, points, _front, _cards, items in reversed(g.scores):
             name = g.names[side % len(g.names)] if g.names else "player %d" % (side + 1)
             try:
-                shown = json.loads(items) if why in ("hand", "crib") else ()
+                shown = json.loads(items) if why in ("hand", "crib", "play") else ()
             except ValueError:
                 shown = ()
             pegs.append((seq, g.first_seq, side, name, why, points, shown))
