@@ -106,22 +106,31 @@ class SimSensors:
 
 
 class SimDisplay:
-    """16 x 8 cells of text; `rows` holds what show() last put on the glass."""
+    """16 x 8 cells of text; `rows` holds what show() last put on the glass, a big row's text (large
+    print: its first character the width scale, board/large.py) without its mark, and `big` the width
+    scale of each row (0: small text; a big row covers it and the two rows under it)."""
 
     def __init__(self, hal):
         self._hal = hal
         self._draft = [bytearray(b" " * 16) for _ in range(8)]
+        self._big = bytearray(8)
         self.rows = [""] * 8
+        self.big = bytes(8)
         self.shows = 0
 
     def fill(self, c):
         for row in self._draft:
             for i in range(16):
                 row[i] = 32
+        for i in range(8):
+            self._big[i] = 0
 
     def text(self, row, col, s):
         if not 0 <= row < 8:
             return
+        if s and s < " ":  # a big row: 3 text rows high, w text columns a character
+            self._big[row] = 1 if s < "\x02" else 2 if s < "\x03" else 3
+            s = s[1:]
         line = self._draft[row]
         for i in range(len(s)):
             ch = s[i : i + 1]  # a slice, not s[i]: indexing interns the character ([name budget])
@@ -132,12 +141,13 @@ class SimDisplay:
     def show(self):
         rows = [bytes(r).decode() for r in self._draft]
         self.shows += 1
-        if rows == self.rows:
+        if rows == self.rows and self._big == self.big:
             return
         self.rows = rows
+        self.big = bytes(self._big)
         hal = self._hal
         if hal.term is not None:
-            hal.term.display(rows)
+            hal.term.display(rows, self.big)
         elif hal.options["trace"]:
             hal.log("display: " + " | ".join(r.rstrip() for r in rows))
 

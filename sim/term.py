@@ -96,6 +96,7 @@ class Term:
         self._drawn = bytearray(3 * board_def.led_count)  # colours on screen now
         self._frame = bytearray(3 * board_def.led_count)
         self._display = [""] * 8
+        self._big = bytes(8)  # each row's width scale (large print), 0 for small text
         self._log = []
         self._status = ""
         self._top = 1  # screen row of the board frame
@@ -225,15 +226,26 @@ class Term:
         for i in range(len(self.help)):
             self.at(row + 11 + i, col, _DIM + self.help[i] + _RESET)
 
-    def display(self, rows):
+    def display(self, rows, big=bytes(8)):
+        """The display's rows; big: each row's width scale, 0 for small text (large print's big rows
+        cover 3 rows and are drawn as the glass shows them, board/large.py)."""
         self._display = list(rows)
+        self._big = big
         self._draw_display()
 
     def _draw_display(self):
         row, col = self._panel
-        for r in range(8):
+        big = self._big
+        r = 0
+        while r < 8:
             text = self._display[r] if r < len(self._display) else ""
-            self.at(row + 1 + r, col + 1, _CSI + "1;97;44m" + (text + " " * 16)[:16] + _RESET)
+            lines = big_rows(text, big[r]) if big[r] else None
+            if lines is None:
+                lines = [(text + " " * 16)[:16]]
+            for line in lines:
+                if r < 8:
+                    self.at(row + 1 + r, col + 1, _CSI + "1;97;44m" + line + _RESET)
+                r += 1
 
     def log(self, msg):
         self._log.append(msg)
@@ -270,3 +282,38 @@ class Term:
     def click(self, row, col):
         """(side, hole) under a mouse click at screen row/col (0-based), or None."""
         return self.lay.at(row + 1 - self._top - 1, col + 1 - 2)
+
+
+def big_rows(text, w):
+    """A big row (text w text columns a character, 3 rows high) as 3 rows of 16 braille characters,
+    each dot a 4 x 2 pixel block of the OLED's 8 x 8 cell: the real font scaled by hal.bigtext on a
+    FrameBuffer, as the glass shows it (w 2 and 3). None where there is no framebuf (CPython)."""
+    if w == 1:
+        # 8 x 24 px glyphs are 2 braille dots wide here, too few for any letter: the text on the
+        # middle of its 3 rows, as tall on the glass as the rows it takes.
+        return [" " * 16, (text + " " * 16)[:16], " " * 16]
+    try:
+        import framebuf
+
+        from hal import bigtext
+    except ImportError:
+        return None
+    buf = bytearray(16 * 24)
+    fb = framebuf.FrameBuffer(buf, 128, 24, framebuf.MONO_HLSB)
+    bigtext.draw(fb, 0, 0, "\x01\x02\x03"[w - 1 : w] + text.rstrip())
+    lines = []
+    for r in range(3):
+        line = ""
+        for c in range(16):
+            dots = 0
+            for dy in range(4):
+                for dx in range(2):
+                    # the pixel at the dot's middle: an OR of its 4 x 2 would close the font's gaps
+                    if buf[(8 * r + 2 * dy + 1) * 16 + c] & (0x20 >> 4 * dx):
+                        dots |= _DOT[dy * 2 + dx]
+            line += chr(0x2800 + dots) if dots else " "
+        lines.append(line)
+    return lines
+
+
+_DOT = (0x01, 0x08, 0x02, 0x10, 0x04, 0x20, 0x40, 0x80)  # braille dot (row, column) -> its bit

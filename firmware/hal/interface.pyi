@@ -23,7 +23,10 @@ class Display(Protocol):
     sim draws a box)."""
 
     def fill(self, c: int) -> None: ...
-    def text(self, row: int, col: int, s: str) -> None: ...
+    def text(self, row: int, col: int, s: str) -> None:
+        """s at text row `row`, column col; a big row (large print: s's first character is "\x01",
+        "\x02" or "\x03", the width scale w) is the rest of s with each glyph 8w x 24 px, over the
+        row and the two under it (hal/bigtext.py; board/large.py makes them)."""
     def show(self) -> None: ...
 
 class Link(Protocol):

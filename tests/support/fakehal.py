@@ -75,28 +75,36 @@ class FakeSensors:
 
 
 class FakeDisplay:
-    """16 x 8 text cells; `rows` is what show() last put on the glass."""
+    """16 x 8 text cells; `rows` is what show() last put on the glass, a big row's text (large print)
+    without its mark, and `big` each row's width scale (0: small text)."""
 
     COLS = 16
     ROWS = 8
 
     def __init__(self):
         self._draft = [" " * self.COLS for _ in range(self.ROWS)]
+        self._big = [0] * self.ROWS
         self.rows = list(self._draft)
+        self.big = list(self._big)
         self.shows = 0
 
     def fill(self, c):
         self._draft = [" " * self.COLS for _ in range(self.ROWS)]
+        self._big = [0] * self.ROWS
 
     def text(self, row, col, s):
         if not 0 <= row < self.ROWS:
             return
+        if s and s < " ":  # a big row: its first character is the width scale
+            self._big[row] = ord(s[:1])
+            s = s[1:]
         line = self._draft[row]
         s = s[: max(0, self.COLS - col)]
         self._draft[row] = (line[:col] + s + line[col + len(s) :])[: self.COLS]
 
     def show(self):
         self.rows = list(self._draft)
+        self.big = list(self._big)
         self.shows += 1
 
     def screen(self):
