@@ -135,9 +135,11 @@ def main(argv):
     # With the code in flash the discard advice's too when the setting is on, by the rule above; in RAM
     # it is loaded when first asked for (Controller._long), from its .mpy on littlefs (the bundle is
     # unmounted below), and the heap is the game's until then.
-    settings = app.Settings(hal.storage_dir + app.SETTINGS).load_saved()
+    settings = app.Settings(hal.storage_dir + app.SETTINGS, app.board_settings(board_def)).load_saved()
     if flash and settings["advice"]:
         import board.controller.advising  # noqa: F401
+    if settings["large"]:
+        import board.large  # noqa: F401 (large print on: its layout is code first, not mid-game)
     # Every module is loaded (the HAL's too): the code bundle main.py mounted (codefs.py) gives its
     # index and open file back to the heap before the journal's replay builds the match.
     bundle = sys.modules.get("codefs")

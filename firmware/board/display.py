@@ -9,6 +9,7 @@ from cribbage.cards import RANKS, format_card
 
 COLS = 16
 ROWS = 8
+BIG = "\x01"  # a message line large print shows big (board/large.py): show_lines, play_lines
 SENSOR_FAULTS = ("", "No sensor chain", "Sensor noise", "Sensors silent")  # by edges.FAULT_*
 
 
@@ -137,6 +138,9 @@ def rows(match, settings, c, colours):
             ]
         else:
             body = ["key the cards,", "OK=score; OK", "alone=zero"]
+    large = large_print(settings)
+    if large is not None:
+        return large.rows(match, c, out, body, hint, paged, k)
     if paged is not None:
         body, n = page(paged, ROWS - match.sides - 2, k)
         if n > 1 and not fault and not stuck:
@@ -149,6 +153,19 @@ def rows(match, settings, c, colours):
         out.append("")
     out.append(_fit(hint))
     return out
+
+
+def large_print(settings):
+    """board.large while the large print setting is on (loaded then: docs/memory.md), else None; and
+    None in a heap with no room for it, where the rows stay small."""
+    if not settings["large"]:
+        return None
+    try:
+        from board import large
+
+        return large
+    except MemoryError:
+        return None
 
 
 def _entry(match, c, ctx):
@@ -255,8 +272,9 @@ def describe(match, ev):
     return {"deal": "next deal", "game": "next game", "end": "end match"}.get(t, t)
 
 
-def play_lines(match, player, card, count):
-    """What a lay (card) or a go (card -1) at `count` did: who, what, the points and why, the count after."""
+def play_lines(match, player, card, count, large=False):
+    """What a lay (card) or a go (card -1) at `count` did: who, what, the points and why, the count after
+    (large: the lines with points marked BIG for large print)."""
     side = match.side_of(player)
     got = 0
     to = side
@@ -266,6 +284,8 @@ def play_lines(match, player, card, count):
     line = "%s %s" % (match.names[side], format_card(card) if card >= 0 else "go")
     if got and to == side:
         line += " +%d" % got
+        if large:
+            line = BIG + line
     if match.game_over:
         # The point that won the game: who won, at once (it waited under the play's words for 10 s).
         return [line] + result_lines(match)[:2]
@@ -273,7 +293,7 @@ def play_lines(match, player, card, count):
     play = match.play
     if got and to != side:
         # A go scores for the last to lay, not for the player saying it (and the count is done).
-        lines.append("%s +%d" % (match.names[to], got))
+        lines.append("%s%s +%d" % (BIG if large else "", match.names[to], got))
     elif got and card >= 0:
         # Why, in the play's own words, as many to a row as fit: "fifteen, pair", "run of 3", "go",
         # "last card" ("double pair royal" is a column too long).
@@ -286,13 +306,16 @@ def play_lines(match, player, card, count):
                 lines.append(w)
     # (The first hand laid whole in the play: the prompt under this says "P2 hand OK=score".)
     lines.append("play over" if play.over else "new count" if play.count != count else "count %d" % count)
+    if large and play.count == count and not play.over and len(lines) + 2 * lines[0].startswith(BIG) <= 5:
+        lines[-1] = BIG + lines[-1]  # the count big too, when all stays on one page (MENU is go)
     return lines
 
 
-def show_lines(match, done):
+def show_lines(match, done, large=False):
     """The itemised count of a scored hand or crib: the total, a row a kind (they add up to it), the
     claim if short, then each item with its cards (which cards made each fifteen). Longer than the
-    display: page() shows it a page at a time, MENU turns the pages."""
+    display: page() shows it a page at a time, MENU turns the pages. large: every line marked BIG, for
+    large print's item a page in the largest size that fits."""
     head = "%s %s %d" % (match.names[done["s"]], done["k"], done["n"])
     rows = []
     try:
@@ -325,7 +348,8 @@ def show_lines(match, done):
             rows.append(_fit(text))
     if match.game_over:
         rows.insert(0, result_lines(match)[0])  # the count that won the game: who won, on its first page
-    return [_fit(head)] + rows
+    rows.insert(0, _fit(head))
+    return [BIG + r for r in rows] if large else rows
 
 
 def page(lines, rows, k):

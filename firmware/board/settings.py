@@ -27,6 +27,7 @@ SPEC = {
     "watchdog": (False, (False, True)),
     "advice": (False, (False, True)),  # discard advice (held MENU before the starter; controller/advising.py)
     "sound": (False, (False, True)),  # the board file's piezo: a beep a point, a tune (board/sound.py)
+    "large": (False, (False, True)),  # large print: scores, counts and points in big digits (board/large.py)
 }
 MATCH_SETTINGS = ("form", "fmt", "games", "to", "muggins", "three")  # used at the next new match
 ORDER = (
@@ -44,11 +45,16 @@ ORDER = (
     "watchdog",
     "advice",
     "sound",
+    "large",
 )
 
 
-def defaults():
-    return {name: SPEC[name][0] for name in ORDER}
+def defaults(board=None):
+    """Every setting's default; board: a dict of the board file's own defaults over SPEC's."""
+    d = {name: SPEC[name][0] for name in ORDER}
+    if board:
+        d.update(board)
+    return d
 
 
 def check(name, value):
@@ -73,9 +79,10 @@ def tracks_for(sides, choice, track_count):
 class Settings:
     quiet_ms = 3000  # write this long after the last change
 
-    def __init__(self, path=None):
+    def __init__(self, path=None, board=None):
         self.path = path  # None: not persisted (tests)
-        self.values = defaults()
+        self.board = board  # the board file's defaults ({"large": True}), kept by a reset too
+        self.values = defaults(board)
         self.dirty = False
         self._changed_at = 0
         self.problem = ""  # what was wrong with the saved file, for the log
@@ -106,7 +113,7 @@ class Settings:
 
     def load_saved(self):
         """Read the saved settings; anything unreadable keeps the defaults and says why in .problem."""
-        self.values = defaults()
+        self.values = defaults(self.board)
         self.problem = ""
         if not self.path:
             return self
@@ -136,7 +143,7 @@ class Settings:
 
     def reset(self):
         """Every setting back to its default, saved now (the guarded "reset board")."""
-        self.values = defaults()
+        self.values = defaults(self.board)
         self.dirty = True
         self.save()
 

@@ -78,6 +78,7 @@ class Board:
         self.side_names = []
         self.colours = []
         self.brightness = 0
+        self.large_print = False  # the large print setting's default on this board
         self.layout = None  # only when loaded with layout=True (drawings, the drawn sim)
         self.wiring = Wiring()  # until start.py drops it
 

@@ -52,6 +52,7 @@ ATTRS = (
     "side_names",
     "colours",
     "brightness",
+    "large_print",
     "power",
 )
 _MAPS = ("led_track", "led_start", "led_record", "sensor_track", "sensor_start")

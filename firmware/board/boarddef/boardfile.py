@@ -27,6 +27,7 @@
 #   key_names                        row-major list, len(key_rows) * len(key_cols); None = no key there
 #   side_names[side], colours[side]  name and (r, g, b) of each side's pegs at full brightness
 #   brightness                       default brightness 0..255
+#   large_print                      the large print setting's default (optional, false)
 #   layout                           dict of physical layout data (mm), see hardware/README.md;
 #                                    None when loaded with layout=False
 #   position(kind, side, i)          (x, y) in mm of a hole: kind "track" (i = hole 1..120), "start",
@@ -422,6 +423,10 @@ def _sides(chk, src, b):
         b.colours.append((rgb[0], rgb[1], rgb[2]))
     b.side_names = names
     b.brightness = chk.int_(chk.get(src, "brightness", ""), "brightness", 1, 255)
+    large = src.get("large_print", False)  # optional: the large print setting's default
+    if type(large) is not bool:
+        chk.fail("large_print", "must be true or false, not %s" % _show(large))
+    b.large_print = large
 
 
 def _power(chk, src, b):

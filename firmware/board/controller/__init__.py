@@ -144,6 +144,9 @@ class Controller(Keyed):
         # How many pages the message shown now takes (0: none shown; a proposal or the menu is over it).
         if not self.message or self.pending is not None or self.menu >= 0:
             return 0
+        large = display.large_print(self.settings)
+        if large is not None:
+            return large.pages(self.message)  # big rows take 3 of the 8: other pages
         return display.page(self.message, ROWS - self.book.match.sides - 2, 0)[1]
 
     def blinking(self):
@@ -257,7 +260,7 @@ class Controller(Keyed):
             player = m.play_seats[m.play.turn]
             count = m.play.count
             if self.commit({"t": "go", "p": player}):
-                self.say(*display.play_lines(m, player, -1, count))
+                self.say(*display.play_lines(m, player, -1, count, self.settings["large"]))
         else:
             self._open()
 

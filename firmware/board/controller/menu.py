@@ -24,6 +24,7 @@ MENU = (
     ("watchdog", "Watchdog"),
     ("advice", "Discard advice"),
     ("sound", "Sound"),
+    ("large", "Large print"),
     ("name", "Player names"),  # not a setting: OK keys each side's name (Controller._naming)
 )
 
