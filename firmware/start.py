@@ -135,7 +135,8 @@ def main(argv):
     # With the code in flash the discard advice's too when the setting is on, by the rule above; in RAM
     # it is loaded when first asked for (Controller._long), from its .mpy on littlefs (the bundle is
     # unmounted below), and the heap is the game's until then.
-    settings = app.Settings(hal.storage_dir + app.SETTINGS, app.board_settings(board_def)).load_saved()
+    # the board file's defaults over the settings' own: large print on a board made for it
+    settings = app.Settings(hal.storage_dir + app.SETTINGS, {"large": board_def.large_print}).load_saved()
     if flash and settings["advice"]:
         import board.controller.advising  # noqa: F401
     if settings["large"]:

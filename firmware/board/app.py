@@ -41,11 +41,6 @@ JOURNAL = "/journal.log"
 SETTINGS = "/settings.json"
 
 
-def board_settings(board_def):
-    """The board file's defaults over the settings' own: large print on a board made for it."""
-    return {"large": True} if board_def.large_print else None
-
-
 class App:
     scan_ms = 5
     frame_ms = 20
@@ -56,7 +51,7 @@ class App:
         self.board = board_def
         self.now = hal.ticks_ms()
         if settings is None:
-            settings = Settings(hal.storage_dir + SETTINGS, board_settings(board_def)).load_saved()
+            settings = Settings(hal.storage_dir + SETTINGS, {"large": board_def.large_print}).load_saved()
         self.settings = settings
         if settings.problem:
             hal.log(settings.problem)

@@ -9,7 +9,6 @@ from cribbage.cards import RANKS, format_card
 
 COLS = 16
 ROWS = 8
-BIG = "\x01"  # a message line large print shows big (board/large.py): show_lines, play_lines
 SENSOR_FAULTS = ("", "No sensor chain", "Sensor noise", "Sensors silent")  # by edges.FAULT_*
 
 
@@ -272,9 +271,8 @@ def describe(match, ev):
     return {"deal": "next deal", "game": "next game", "end": "end match"}.get(t, t)
 
 
-def play_lines(match, player, card, count, large=False):
-    """What a lay (card) or a go (card -1) at `count` did: who, what, the points and why, the count after
-    (large: the lines with points marked BIG for large print)."""
+def play_lines(match, player, card, count):
+    """What a lay (card) or a go (card -1) at `count` did: who, what, the points and why, the count after."""
     side = match.side_of(player)
     got = 0
     to = side
@@ -284,8 +282,6 @@ def play_lines(match, player, card, count, large=False):
     line = "%s %s" % (match.names[side], format_card(card) if card >= 0 else "go")
     if got and to == side:
         line += " +%d" % got
-        if large:
-            line = BIG + line
     if match.game_over:
         # The point that won the game: who won, at once (it waited under the play's words for 10 s).
         return [line] + result_lines(match)[:2]
@@ -293,7 +289,7 @@ def play_lines(match, player, card, count, large=False):
     play = match.play
     if got and to != side:
         # A go scores for the last to lay, not for the player saying it (and the count is done).
-        lines.append("%s%s +%d" % (BIG if large else "", match.names[to], got))
+        lines.append("%s +%d" % (match.names[to], got))
     elif got and card >= 0:
         # Why, in the play's own words, as many to a row as fit: "fifteen, pair", "run of 3", "go",
         # "last card" ("double pair royal" is a column too long).
@@ -306,16 +302,13 @@ def play_lines(match, player, card, count, large=False):
                 lines.append(w)
     # (The first hand laid whole in the play: the prompt under this says "P2 hand OK=score".)
     lines.append("play over" if play.over else "new count" if play.count != count else "count %d" % count)
-    if large and play.count == count and not play.over and len(lines) + 2 * lines[0].startswith(BIG) <= 5:
-        lines[-1] = BIG + lines[-1]  # the count big too, when all stays on one page (MENU is go)
     return lines
 
 
-def show_lines(match, done, large=False):
+def show_lines(match, done):
     """The itemised count of a scored hand or crib: the total, a row a kind (they add up to it), the
     claim if short, then each item with its cards (which cards made each fifteen). Longer than the
-    display: page() shows it a page at a time, MENU turns the pages. large: every line marked BIG, for
-    large print's item a page in the largest size that fits."""
+    display: page() shows it a page at a time, MENU turns the pages."""
     head = "%s %s %d" % (match.names[done["s"]], done["k"], done["n"])
     rows = []
     try:
@@ -348,8 +341,7 @@ def show_lines(match, done, large=False):
             rows.append(_fit(text))
     if match.game_over:
         rows.insert(0, result_lines(match)[0])  # the count that won the game: who won, on its first page
-    rows.insert(0, _fit(head))
-    return [BIG + r for r in rows] if large else rows
+    return [_fit(head)] + rows
 
 
 def page(lines, rows, k):

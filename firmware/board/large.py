@@ -4,7 +4,7 @@
 # "\x02" (8 of 16 x 24) or "\x03" (5 of 24 x 24). It covers its text row and the two under it, which are
 # "" (the HAL draws it: hal/bigtext.py; the sim's terminal: sim/term.py).
 from board.deal import P_PEG
-from board.display import BIG, COLS, ROWS
+from board.display import COLS, ROWS
 
 _ABOVE = ROWS - 1  # the rows above the prompt
 _PAGE = _ABOVE - 1  # the rows a page of a message may take: the status row says how to turn it
@@ -22,8 +22,25 @@ def _height(row):
 
 
 def _lines(lines):
-    # A message's lines as rows: those marked BIG (display.show_lines, play_lines) in big print.
-    return [big(x[1:]) if x.startswith(BIG) else x for x in lines]
+    """A message's lines as rows. An itemised count (display.show_lines: its head "P2 hand 23", after
+    the winner's line if it won the game) all big, a line a page; else the lines that end in points
+    ("P1 TH +2", display.play_lines; "P1 +2" for his heels) big, and the count under a lay
+    ("count 15") when the whole still fits one page, so MENU is still go in the play."""
+    for x in lines[:2]:
+        w = x.split()
+        if len(w) > 2 and (w[-2] == "hand" or w[-2] == "crib") and w[-1].isdigit():
+            return [big(x) for x in lines]
+    rows = []
+    h = 0
+    for x in lines:
+        w = x.split()
+        if w and w[-1][:1] == "+" and w[-1][1:].isdigit():
+            x = big(x)
+        rows.append(x)
+        h += _height(x)
+    if rows and rows[-1][:6] == "count " and h + 2 <= _ABOVE:
+        rows[-1] = big(rows[-1])
+    return rows
 
 
 def _chunks(rows):

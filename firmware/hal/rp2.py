@@ -73,29 +73,26 @@ class KeyMatrix:
 
 
 class Display:
-    """hal.display: 16 x 8 cells of 8 x 8 text on micropython-lib's SSD1306 driver (a FrameBuffer); a
-    big row (large print, its first character the width scale) by hal.bigtext, loaded at the first."""
+    """hal.display: 16 x 8 cells of 8 x 8 text on micropython-lib's SSD1306 driver (a FrameBuffer), and
+    large print's big rows (their first character the width scale, hal/bigtext.py)."""
 
     def __init__(self, oled, log):
         self._oled = oled
         self._log = log
         self.missing = oled is None
-        self._big = None  # hal.bigtext.draw once a big row came (_small: no room for it)
 
     def text(self, row, col, s):
         oled = self._oled
         if oled is None:
             return
-        if s and s < " ":
-            draw = self._big
-            if draw is None:
-                try:
-                    from hal.bigtext import draw
-                except MemoryError:
-                    draw = _small
-                self._big = draw
-            draw(oled, row, col, s)
-            return
+        if s and s < " ":  # a big row: hal.bigtext, loaded at the first (no room: the text small)
+            try:
+                from hal.bigtext import draw
+
+                draw(oled, row, col, s)
+                return
+            except MemoryError:
+                s = s[1:]
         oled.text(s, col * 8, row * 8, 1)
 
     def fill(self, c):
@@ -112,11 +109,6 @@ class Display:
             self._oled = None
             self.missing = True
             self._log("display lost: %r" % (e,))
-
-
-def _small(oled, row, col, s):
-    # A big row in a heap with no room for hal.bigtext: its text small, the game goes on.
-    oled.text(s[1:], col * 8, row * 8, 1)
 
 
 class UsbLink:

@@ -260,7 +260,7 @@ class Controller(Keyed):
             player = m.play_seats[m.play.turn]
             count = m.play.count
             if self.commit({"t": "go", "p": player}):
-                self.say(*display.play_lines(m, player, -1, count, self.settings["large"]))
+                self.say(*display.play_lines(m, player, -1, count))
         else:
             self._open()
 

@@ -76,7 +76,7 @@ class Keyed:
             player = m.play_seats[m.play.turn]
             count = m.play.count + pip(cards[0])
             if self.commit({"t": "lay", "p": player, "c": cards[0]}):
-                self.say(*display.play_lines(m, player, cards[0], count, self.settings["large"]))
+                self.say(*display.play_lines(m, player, cards[0], count))
         elif ctx == "show":
             if m.muggins:
                 nxt = m.next_show()
@@ -112,7 +112,7 @@ class Keyed:
         e.digits = []
         done = self.commit(ev, keep=True)
         if done:
-            self.say(*display.show_lines(m, done, self.settings["large"]))
+            self.say(*display.show_lines(m, done))
             self.pending = deal.muggins(m) or self.pending  # the points it missed, claimed
         elif claimed:
             e.claiming = True  # a claim too high: key the count again (UNDO leaves the claim first)
