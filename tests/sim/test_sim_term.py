@@ -1,6 +1,7 @@
 # The sim's terminal drawing, read back as a screen: the pegs it draws are the LED frame the firmware
 # wrote (each hole in its LED's colour), the display box holds the display's text, the key help is
 # there, and the terminal is handed back as it was found.
+import json
 import os
 import re
 import shutil
@@ -74,11 +75,11 @@ class Screen:
         return None
 
 
-def run_drawn(tmp_path, script_text):
+def run_drawn(tmp_path, script_text, *more):
     script = tmp_path / "s.script"
     script.write_text(script_text)
     cmd = simbuild.command(
-        "--script", str(script), "--fast", "--link", "0", "--data", str(tmp_path / "data"), "--fresh"
+        "--script", str(script), "--fast", "--link", "0", "--data", str(tmp_path / "data"), "--fresh", *more
     )
     # stdin stays open (a pipe, no keys): the script types; stdout is not a terminal, so the raw
     # mode is skipped but everything is drawn.
@@ -139,6 +140,26 @@ def test_the_screen_shows_the_led_frame_the_display_and_the_help(tmp_path):
     assert s.find(b.name) is not None
     assert s.find(" 30") is not None and s.find("120") is not None
     assert eye(b.colours[1]) != eye(b.colours[0])
+
+
+def test_large_print_is_drawn_as_the_glass_shows_it(tmp_path):
+    # A board file whose default is large print: the scores' big row is drawn in braille dots from the
+    # FrameBuffer the Pico draws it on (sim/term.py big_rows), 3 rows high under the names.
+    board = json.loads(open(os.path.join(ROOT, "hardware", "board.json")).read())
+    board["large_print"] = True
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps(board))
+    code, out, err = run_drawn(tmp_path, "cards 4H TD\nkey OK\n+100 wait 0\n", "--board", str(path))
+    assert code == 0, out[-2000:] + err
+    s = Screen()
+    s.feed(out.partition("\x1b[?1049l")[0])
+    top = s.find("┌ display")
+    assert top is not None
+    box = [s.text(top[0] + 1 + r)[top[1] : top[1] + 16] for r in range(8)]
+    assert box[0].split() == ["*P1", "P2"], box
+    braille = [sum(0x2800 < ord(ch) <= 0x28FF for ch in line) for line in box[1:4]]
+    assert all(n >= 2 for n in braille), box  # the two scores' digits, over three rows
+    assert box[7].startswith("Starter? OK=skip"), box
 
 
 def test_a_terminal_too_small_for_the_board_is_told_the_size_it_needs():
