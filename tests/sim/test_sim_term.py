@@ -145,7 +145,8 @@ def test_the_screen_shows_the_led_frame_the_display_and_the_help(tmp_path):
 def test_large_print_is_drawn_as_the_glass_shows_it(tmp_path):
     # A board file whose default is large print: the scores' big row is drawn in braille dots from the
     # FrameBuffer the Pico draws it on (sim/term.py big_rows), 3 rows high under the names.
-    board = json.loads(open(os.path.join(ROOT, "hardware", "board.json")).read())
+    with open(os.path.join(ROOT, "hardware", "board.json")) as f:
+        board = json.load(f)
     board["large_print"] = True
     path = tmp_path / "board.json"
     path.write_text(json.dumps(board))
