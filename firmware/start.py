@@ -132,6 +132,17 @@ def main(argv):
         # bytecode goes back to the heap, as start.py's own boot-only functions do above.
         for name in ("make", "make_leds", "show_error", "_oled", "_makedir"):
             delattr(hal_mod, name)
+        # and so are its parts' constructors: each part is made once, by make (set to None first, below)
+        for cls in (
+            hal_mod.Hal,
+            hal_mod.UsbLink,
+            hal_mod.SensorChain,
+            hal_mod.KeyMatrix,
+            hal_mod.Display,
+            sys.modules["hal.ws2812"].Chains,
+        ):
+            cls.__init__ = None
+            del cls.__init__
     # With the code in flash the discard advice's too when the setting is on, by the rule above; in RAM
     # it is loaded when first asked for (Controller._long), from its .mpy on littlefs (the bundle is
     # unmounted below), and the heap is the game's until then.
@@ -156,6 +167,7 @@ def main(argv):
         app.Commit,
         app.Controller,
         app.Keys,
+        app.Limiter,
         app.Settings,
         app.edges.Ring,
         app.render.Render,
