@@ -38,6 +38,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 from crib.link import ports
@@ -130,6 +131,7 @@ class HubPort:
 
 
 _hubs = []  # the hubs this process started: reaped once they end (they outlive it otherwise)
+_hubs_lock = threading.Lock()  # cribs side by side in one process (threads) reap and add to it
 
 
 def open_port(spec, timeout=2.0):
@@ -139,9 +141,8 @@ def open_port(spec, timeout=2.0):
     target = ports.resolve(spec)
     if not shareable(target):
         return ports.open_port(target, timeout)
-    for p in _hubs[:]:
-        if p.poll() is not None:
-            _hubs.remove(p)
+    with _hubs_lock:  # two threads may find the same hub ended: one reaps it
+        _hubs[:] = [p for p in _hubs if p.poll() is None]
     sock_path, lock_path, log_path = paths(target)
     deadline = time.monotonic() + START_S
     while True:
@@ -217,7 +218,8 @@ def _start_hub(target, timeout, log_path, deadline):
             start_new_session=True,  # a Ctrl-C in the crib that started it must not stop the others' board
             close_fds=True,
         )
-    _hubs.append(proc)
+    with _hubs_lock:
+        _hubs.append(proc)
     try:
         ready, _, _ = select.select([proc.stdout], [], [], max(0.1, deadline - time.monotonic()))
         line = proc.stdout.readline().decode("utf-8", "replace").strip() if ready else ""
