@@ -46,7 +46,8 @@ def _follow(client, con, say, until, clock):
     """Store each event the board pushes, replaying the games when it goes quiet; stops at `until` (tests).
 
     Pushed events carry their seq, so they land exactly as a sync would store them ((board, seq) is
-    unique); a gap (a push lost while the link was busy) is filled by the sync that starts the next run.
+    unique); a gap (a push lost while the link was busy or the board restarting) is read back from
+    the board at the next quiet point (_fill), as a sync would read it.
 
     At each quiet point the board is told (`ack`, as a plain sync does) the seqs stored without a gap
     since the subscription began: it may drop those at its next new match. Never past a gap (a lost
@@ -73,6 +74,9 @@ def _follow(client, con, say, until, clock):
             if good and seq == held + 1:
                 held = seq
             continue
+        if clock() - last >= QUIET_S and held < db.next_seq(con, board) - 1:
+            held, got = _fill(client, con, board, held)  # a push lost: its seqs read back
+            dirty = dirty or got
         if dirty and clock() - last >= QUIET_S:
             games, _orphans, _m = rebuild(con, board)
             dirty = False
@@ -86,6 +90,25 @@ def _follow(client, con, say, until, clock):
         rebuild(con, board)
     if can_ack and held > acked:
         _ack(client, held, acked, say)
+
+
+def _fill(client, con, board, held):
+    """Read back from the board the seqs after `held` up to the last stored (a push was lost): -> (the
+    new held, whether anything was added). held moves only over seqs stored without a gap: one the
+    board no longer gives (set aside) stays a gap, for the next sync to sort out."""
+    top = db.next_seq(con, board) - 1
+    added = False
+    while held < top:
+        items = client.events(held + 1, 32).get("events") or []
+        good = [e for e in items if isinstance(e, dict) and isinstance(e.get("event"), dict)]
+        added = bool(db.add_events(con, board, good)) or added
+        moved = held
+        for e in good:
+            if e.get("seq") == held + 1:
+                held += 1
+        if held == moved:
+            break  # the board does not give the next seq: a gap it set aside
+    return held, added
 
 
 def _ack(client, seq, acked, say):
