@@ -207,8 +207,9 @@ def test_follow_carries_on_through_board_restarts_and_stores_what_came_meanwhile
     mover = threading.Thread(target=restarts)
     mover.start()
 
-    def clock():  # real time, until the board is back for good and the whole game is stored
-        return float("inf") if done and stored() == len(m.events) else time.monotonic()
+    def clock():  # real time, until the board is back for good, followed again, and the whole game stored
+        back = said and "following again" in said[-1]
+        return float("inf") if done and back and stored() == len(m.events) else time.monotonic()
 
     try:
         follow(client, con, say=said.append, until=time.monotonic() + 300, clock=clock,
