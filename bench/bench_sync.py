@@ -1,6 +1,6 @@
 # Sync bench: a 100-game history pulled through the link on MicroPython, and the estimate over real USB.
 """Measures `crib sync` (host client + SQLite) against the board's link code running on the MicroPython
-unix port (sim/linkserver.py: the real board.link.Link over the real board.journal, served on a
+unix port (sim/linkserver.py: the real board.link.Link over the real board.store.journal, served on a
 TCP socket like the simulator's link), with a 100-game history (about 11,000 events, seeded).
 
 Then the same for the whole simulator (sim/launch.py: the board app's passes, LEDs and keys included)

@@ -1,6 +1,6 @@
 # Resumed-sync bench: `crib sync` with nothing new on a 60-game board, and a sync over a link cut every 2 s.
 """The board is sim/linkserver.py on the MicroPython unix port (the real board.link over the real
-board.journal on a socket) holding a 60-game matchgen history (seed 1); the laptop is the `crib sync`
+board.store.journal on a socket) holding a 60-game matchgen history (seed 1); the laptop is the `crib sync`
 command itself, run as a process as a user runs it (its start-up, the sync, the replay of the games),
 and the sync as the command runs it timed from inside that process (connect, sync, replay).
 

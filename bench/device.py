@@ -35,7 +35,7 @@ import time
 
 from match_script import match_events
 
-from board.commit import _EVERY
+from board.store.commit import _EVERY
 from cribbage import events
 from sim.matchgen import history
 from tools import emupico, unixport
@@ -54,8 +54,8 @@ GOALS = {
     "advice": 300.0,
     "heap": 90.0,
 }
-# The 600-event boot from the boot checkpoint the board writes every _EVERY records (board/commit.py): the
-# one of the first 601 - _EVERY, so _EVERY - 1 records replayed after it, the most a boot replays when the
+# The 600-event boot from the boot checkpoint the board writes every _EVERY records (board/store/commit.py):
+# the one of the first 601 - _EVERY, so _EVERY - 1 records replayed after it, the most a boot replays when the
 # checkpoint is in force.
 CHECKPOINT = 601 - _EVERY
 SCAN_MS = 5  # board.app.App.scan_ms: a key waits at most one scan pass (keys act on their first edge)

@@ -20,7 +20,7 @@ import tempfile
 
 from match_script import match_events
 
-from board.commit import _EVERY
+from board.store.commit import _EVERY
 from cribbage import events
 from tools import build, deploy, emupico
 

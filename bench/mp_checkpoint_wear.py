@@ -9,8 +9,8 @@ import vfs  # noqa: E402
 from cutblockdev import CutBlockDev  # noqa: E402
 from match_script import match_events  # noqa: E402
 
-from board.commit import Commit  # noqa: E402
-from board.journal import Journal  # noqa: E402
+from board.store.commit import Commit  # noqa: E402
+from board.store.journal import Journal  # noqa: E402
 
 
 def main():

@@ -8,7 +8,7 @@ import time
 import vfs
 from cutblockdev import CutBlockDev  # noqa: E402
 
-from board.journal import Journal  # noqa: E402
+from board.store.journal import Journal  # noqa: E402
 
 # The Pico's filesystem as ports/rp2 makes it: 1408 KB of 4 KB erase blocks, 256-byte programs.
 BLOCK_SIZE = 4096
@@ -29,7 +29,7 @@ def _game_lines(n):
     match_events(seed=1, games=9, max_events=n, sink=lambda ev: lines.append(events.to_line(ev)))
     assert len(lines) == n, len(lines)
 
-    from board.commit import Commit
+    from board.store.commit import Commit
 
     def fold():
         # What the boot runs for each record: the board's own Commit.replay (json.loads, the set-up,
@@ -63,9 +63,9 @@ def _time_replay(path, make_apply, name=None):
 
 def _time_checkpoint_boot(lines):
     """The boot as the board does it (Commit.boot): the journal of these lines with the boot checkpoint
-    the board writes (board/commit.py: every _EVERY records), the most records after it (_EVERY - 1).
+    the board writes (board/store/commit.py: every _EVERY records), the most records after it (_EVERY - 1).
     -> (best us, records the checkpoint held)."""
-    from board.commit import Commit
+    from board.store.commit import Commit
     from cribbage import events
 
     path = "/flash/cp/journal.log"

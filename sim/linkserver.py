@@ -8,8 +8,8 @@ import socket
 import sys
 import time
 
-from board.journal import Journal
 from board.link import Link
+from board.store.journal import Journal
 from cribbage.events import from_line
 from cribbage.game import Match
 from hal.lines import LineBuffer

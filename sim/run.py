@@ -91,7 +91,7 @@ class Runner:
 
 def final_state(path, sides):
     """Replay the journal read-only with the game core, a "setup" record starting a new match."""
-    from board.journal import Journal
+    from board.store.journal import Journal
     from cribbage import events
     from cribbage.game import Match
 

@@ -329,8 +329,8 @@ def with_files(image, out, files, emptied=()):
 
 def journal_bytes(lines, work):
     """The bytes of a board journal holding these event lines from seq 1, written by the firmware's own
-    board.journal (CPython runs it too)."""
-    from board.journal import Journal
+    board.store.journal (CPython runs it too)."""
+    from board.store.journal import Journal
 
     path = os.path.join(work, "journal.tmp")
     if os.path.exists(path):
@@ -349,10 +349,10 @@ def journal_bytes(lines, work):
 
 
 def checkpoint_bytes(lines, upto, work):
-    """The boot checkpoint the firmware's board.commit writes (Commit.save, CPython runs it too) for a
+    """The boot checkpoint the firmware's board.store.commit writes (Commit.save, CPython runs it too) for a
     journal of the first `upto` of these event lines (the match's set-up first)."""
-    from board.commit import Commit
-    from board.journal import Journal
+    from board.store.commit import Commit
+    from board.store.journal import Journal
 
     folder = os.path.join(work, "checkpoint.d")
     shutil.rmtree(folder, ignore_errors=True)

@@ -1,5 +1,5 @@
 # The board application: the wiring (HAL, Commit, controller, render, display, link), the view drawn from
-# the match, and the asyncio tasks. Decisions are the controller's, commits board/commit.py's.
+# the match, and the asyncio tasks. Decisions are the controller's, commits board/store/commit.py's.
 """Entry points (the HAL engineer's main.py and the simulator call these):
 
     from board import app
@@ -23,14 +23,14 @@ import asyncio
 import gc
 
 from board import display, edges, render
-from board.commit import Commit, setup_of
 from board.controller import Controller
 from board.edges import sensors
 from board.edges.keys import Keys
-from board.journal import Journal
 from board.render import anims
 from board.render.power import Limiter
 from board.settings import Settings, tracks_for
+from board.store.commit import Commit, setup_of
+from board.store.journal import Journal
 
 # MicroPython only (gc.mem_free is its API): a collect at calm points keeps the heap tidy there, and
 # CPython's collector needs no help (a full collect per event would only slow the tests).

@@ -502,7 +502,7 @@ def _hex(raw):
     return "".join("%02x" % b for b in raw)
 
 
-# -- the journal, read through its API (board/journal.py) -----------------------------------------
+# -- the journal, read through its API (board/store/journal.py) -----------------------------------------
 
 
 def _first_seq(journal):

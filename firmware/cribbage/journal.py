@@ -11,7 +11,7 @@ record only when it is exactly what record() writes.
     data = payload_of(buf, at, nl, 7)      # the boot's test: buf[at : nl + 1] is exactly record 7
     seq = seq_at(buf, at, end)             # the seq the line at buf[at] starts with (the link's)
 
-The board's journal (board/journal.py) keeps these lines in its file; `crib sync` checks each line
+The board's journal (board/store/journal.py) keeps these lines in its file; `crib sync` checks each line
 the board streams and each line it set aside. crc32 is the zip/zlib CRC-32, binascii's (MicroPython's
 py/mpconfig.h turns it on at the "extra features" ROM level, which the rp2 and unix ports use); a
 custom build without it gets cribbage/crctable.py's, loaded only then.

@@ -7,8 +7,8 @@ import sys
 
 from fakehal import remove_tree, scratch_dir
 
-from board.commit import Commit
-from board.journal import Journal
+from board.store.commit import Commit
+from board.store.journal import Journal
 from cribbage import events
 from cribbage.records import Log
 

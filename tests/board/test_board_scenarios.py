@@ -20,7 +20,7 @@ def test_boot_notices_a_journal_record_that_lays_a_card_twice():
     from match_script import match_events
 
     from board.app import JOURNAL
-    from board.journal import Journal
+    from board.store.journal import Journal
     from cribbage import events
 
     evs = [dict(e) for e in match_events(games=1)]

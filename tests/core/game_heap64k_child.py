@@ -16,7 +16,7 @@ measured), so the game and the journal get exactly 64 KB of this 64-bit port's h
       trusted=True) as the board boots;
   (b) the same match played live: each event without the counts apply adds ("n" of shows, lays, goes,
       "s" of a go) through Match.apply, the completed event checked against the journal line it made
-      before and appended to a new journal, as board/commit.py does.
+      before and appended to a new journal, as board/store/commit.py does.
 It prints `heap64k {json}` lines: the heap given, what each import and the flash mount keep, and per
 phase the least free heap after a collection at each game's end (the Pico-relevant figure) and after
 any event, the final scores. A MemoryError ends it with a traceback and exit code 1.
@@ -134,7 +134,7 @@ def main():
         now = _free()
         kept.append((name, before - now))  # with the modules it imports that were not loaded yet
         before = now
-    from board.journal import Journal
+    from board.store.journal import Journal
     from cribbage import events
     from cribbage.game import Match
     from sim import flash as simflash

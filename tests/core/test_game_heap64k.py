@@ -22,7 +22,7 @@ GAME_HEAP = 64 * 1024
 MODULES = (
     "cribbage/",
     "board/__init__.py",
-    "board/journal.py",
+    "board/store/journal.py",
     "sim/__init__.py",
     "sim/flash.py",
 )
@@ -40,7 +40,7 @@ ORDER = (
     "cribbage.fold",
     "cribbage.game",
     "cribbage.journal",
-    "board.journal",
+    "board.store.journal",
     "sim.flash",
 )
 # The discard advice is a board feature, not part of the game: the board imports it, a replay does not;

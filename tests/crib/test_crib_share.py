@@ -17,8 +17,8 @@ import pytest
 from boards import LinkServer, Sim, played, write_journal
 from simmatch import flash_with_match
 
-from board.journal import Journal
 from board.link import Link, pump
+from board.store.journal import Journal
 from crib.history.sync import sync
 from crib.link import share
 from crib.link.client import LinkError

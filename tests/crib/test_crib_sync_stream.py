@@ -15,7 +15,7 @@ PEG = b'{"t":"peg","s":0,"n":1,"why":"manual"}'
 
 
 def rec(seq, payload=PEG, crc=None):
-    """One journal record line as board/journal.py writes it: seq, CRC-32 (from the seq), payload."""
+    """One journal record line as board/store/journal.py writes it: seq, CRC-32 (from the seq), payload."""
     c = zlib.crc32(payload, seq) if crc is None else crc
     return b"%d %08x %s\n" % (seq, c, payload)
 

@@ -8,8 +8,8 @@ from linkfakes import journal, new_match, pegs
 from test_crib_sync import BOARD, stored
 
 from board import link as board_link
-from board.journal import Journal
 from board.link import Link
+from board.store.journal import Journal
 from crib.history.replay import rebuild
 from crib.history.sync import sync
 from crib.link.client import LinkClient

@@ -8,7 +8,7 @@ from board_fixture import reference
 from fakehal import FakeHal, remove_tree
 
 from board import app as board_app
-from board.journal import Journal
+from board.store.journal import Journal
 
 
 def board_for(lines):

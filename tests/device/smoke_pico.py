@@ -306,7 +306,7 @@ def test_a_board_with_the_advice_on_boots(deployed, lines600):
     """An rp2-only failure the unix port hid: with the advice setting on, the board stopped at boot
     with "ImportError: no module named 'board.advising'" (start.py had unmounted the code bundle before
     App imported it). The 600-event journal boots into the match it makes (the display shows it), from
-    the boot checkpoint of its first 576 records (board/commit.py: the board writes one every 25)."""
+    the boot checkpoint of its first 576 records (board/store/commit.py: the board writes one every 25)."""
     img = emupico.with_journal(deployed, os.path.join(WORK, "advice600.img"), lines600, WORK, 576)
     img = emupico.with_files(
         img, os.path.join(WORK, "advice.img"), {"data/settings.json": b'{"v": 1, "advice": true}'}

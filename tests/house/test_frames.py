@@ -42,17 +42,17 @@ HOT = {
     "firmware/cribbage/game.py": ("apply",),
     "firmware/cribbage/records.py": ("add", "rec_len"),
     "firmware/cribbage/showtotal.py": ("show_total", "score_total"),
-    "firmware/board/journal.py": ("_encode", "_sync"),
+    "firmware/board/store/journal.py": ("_encode", "_sync"),
     "firmware/cribbage/journal.py": ("payload_of", "record"),
     "firmware/board/render/__init__.py": ("put", "hole_led", "front", "peg", "update"),
     "firmware/board/render/power.py": ("limit",),  # once a frame (issue 15: not over 11 with its bound n)
     "firmware/board/edges/__init__.py": ("make", "put", "get"),
     "firmware/board/ticks.py": ("diff", "add"),
-    "firmware/board/commit.py": ("replay",),
+    "firmware/board/store/commit.py": ("replay",),
 }
 # Hot-path functions over the rule today, each held to its present size (words), and why it is over.
 OVER = {
-    ("firmware/board/journal.py", "_replay"): 31,  # once a boot: the loop over every record, two trys
+    ("firmware/board/store/journal.py", "replay"): 31,  # once a boot: the loop over every record, two trys
     ("firmware/board/render/__init__.py", "_draw"): 19,  # once a changed frame, not once an LED
     ("firmware/board/render/__init__.py", "put_side"): 12,  # once a lit peg (a few a frame), not once an LED
     ("firmware/board/edges/keys.py", "update"): 15,  # once a scan; the loop over keys is inside it

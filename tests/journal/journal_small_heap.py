@@ -13,7 +13,7 @@ count. A MemoryError is the failure.
 import gc
 import sys
 
-from board.journal import Journal
+from board.store.journal import Journal
 
 
 def main(path, mode, expected):

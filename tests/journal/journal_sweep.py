@@ -27,7 +27,7 @@ for _p in (_HERE, _HERE + "/../support", _HERE + "/../../firmware"):
 import lfsjournal as lfs  # noqa: E402
 from cutblockdev import CutBlockDev  # noqa: E402
 
-from board.journal import Journal  # noqa: E402
+from board.store.journal import Journal  # noqa: E402
 from cribbage.journal import crc32  # noqa: E402
 
 BLOCK_SIZE = lfs.BLOCK_SIZE
@@ -68,10 +68,10 @@ class Rng:
 
 
 class Boot:
-    """The board's own replay at boot: board.commit.Commit.replay, on a Commit of its own."""
+    """The board's own replay at boot: board.store.commit.Commit.replay, on a Commit of its own."""
 
     def __init__(self):
-        from board.commit import Commit
+        from board.store.commit import Commit
 
         self.apply = Commit(None, None, print).replay
 
@@ -323,7 +323,7 @@ def _booted(setup, logged):
     """Boot the mounted flash as the app does (Commit.boot: the checkpoint if any, then the journal);
     -> what a player and a laptop would meet: the match's state and events in force, the report, the
     journal's and the set-aside files' bytes."""
-    from board.commit import Commit
+    from board.store.commit import Commit
 
     book = Commit(Journal(PATH), setup, logged.append)
     report = book.boot(setup)
@@ -338,7 +338,7 @@ def sweep_checkpoints(count, seed=1, lines=None):
     checkpoint of the unspoilt journal beside it and without one. -> (cases, checkpoints used,
     [cases whose two boots differ or raised]). A checkpoint the journal's bytes no longer match must
     change nothing a boot does (docs/journal.md, "The boot checkpoint")."""
-    from board.commit import Commit
+    from board.store.commit import Commit
     from cribbage import events
 
     lines = lines or match_lines()

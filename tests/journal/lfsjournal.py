@@ -36,7 +36,7 @@ def write(path, data):
 def journal_of(lines, blocks, point, path):
     """A fresh littlefs of `blocks` blocks mounted at point, holding a journal of `lines` at path
     (appended one by one, as the board does)."""
-    from board.journal import Journal
+    from board.store.journal import Journal
 
     dev = fresh(blocks, point)
     j = Journal(path)

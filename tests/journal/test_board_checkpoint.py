@@ -1,5 +1,5 @@
 # Runs on CPython (pytest) and on MicroPython (tests/mp_runner.py).
-# The boot checkpoint (board/commit.py load/save, issue 15): a boot from it is the journal's full replay,
+# The boot checkpoint (board/store/commit.py load/save): a boot from it is the journal's full replay,
 # and one the journal does not agree with (or damaged, or of another layout) is dropped, all replayed.
 import json
 import os
@@ -9,8 +9,8 @@ from game_kit import state
 from match_script import match_events
 from scenario import Scenario
 
-from board.commit import Commit
-from board.journal import Journal
+from board.store.commit import Commit
+from board.store.journal import Journal
 from cribbage import events
 from cribbage.game import replay
 from cribbage.journal import crc32

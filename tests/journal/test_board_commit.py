@@ -1,12 +1,12 @@
 # Runs on CPython (pytest) and on MicroPython (tests/mp_runner.py).
-# board/commit.py on its own (issue 10, item 3): an event is applied and journalled, or wholly out, against a
+# board/store/commit.py on its own: an event is applied and journalled, or wholly out, against a
 # real journal on a scratch folder whose writes fail on cue; no app, no keys, no display.
 from fakehal import remove_tree, scratch_dir
 from faultkit import FailingFile, Once
 from game_kit import state
 
-from board.commit import Commit
-from board.journal import Journal
+from board.store.commit import Commit
+from board.store.journal import Journal
 from cribbage import events
 from cribbage.errors import CribError
 from cribbage.game import replay

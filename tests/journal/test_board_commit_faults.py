@@ -10,7 +10,7 @@ from faultkit import FailingFile, Once
 from game_kit import state
 from scenario import Scenario
 
-from board import commit as board_commit
+from board.store import commit as board_commit
 from cribbage import events
 from cribbage.cards import parse_card
 from cribbage.game import replay
@@ -214,7 +214,7 @@ def test_no_heap_to_replay_twice_writes_nothing_until_a_replay_works():
 
 
 class _JsonOutOfHeap:
-    """The json module as board.commit and cribbage.events see it; loads fails with MemoryError at call
+    """The json module as board.store.commit and cribbage.events see it; loads fails with MemoryError at call
     number `at` (from 1), once."""
 
     def __init__(self, real, at):

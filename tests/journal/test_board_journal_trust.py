@@ -4,7 +4,7 @@
 from fakehal import scratch_dir
 from scenario import Scenario
 
-from board.journal import Journal
+from board.store.journal import Journal
 from cribbage.journal import crc32
 
 

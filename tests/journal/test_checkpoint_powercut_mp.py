@@ -1,4 +1,4 @@
-# Power cuts during the boot checkpoint's write (board/commit.py save, issue 15), on real littlefs: at every
+# Power cuts during the boot checkpoint's write (board/store/commit.py save), on real littlefs: at every
 # flash program and erase of the write (whole, and half done) the next boot has the match the journal says,
 # from the old checkpoint or the new one, and the board plays on. Also what one write costs the flash.
 import vfs
@@ -6,8 +6,8 @@ from cutblockdev import CutBlockDev
 from game_kit import state
 from match_script import match_events
 
-from board.commit import Commit
-from board.journal import Journal
+from board.store.commit import Commit
+from board.store.journal import Journal
 from cribbage import events
 from cribbage.game import replay
 
@@ -15,7 +15,7 @@ BLOCK_SIZE = 4096
 BLOCK_COUNT = 24
 MOUNT = "/ckcut"
 PATH = MOUNT + "/journal.log"
-EVERY = 25  # board/commit.py _EVERY: a checkpoint every 25 records
+EVERY = 25  # board/store/commit.py _EVERY: a checkpoint every 25 records
 N = 2 * EVERY  # records: a checkpoint at EVERY, then the one cut at 2 * EVERY
 
 

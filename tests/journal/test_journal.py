@@ -2,7 +2,7 @@
 # The flash journal on a plain folder: record format, replay, torn and corrupt records, compaction, versions.
 import os
 
-from board.journal import Journal, JournalError
+from board.store.journal import Journal, JournalError
 from check import message, raises
 from cribbage.crctable import crc32 as table_crc32
 from cribbage.journal import crc32

@@ -11,9 +11,9 @@ import gc
 import lfsjournal as flash
 from scenario import Scenario
 
-from board.commit import Commit, setup_of
-from board.journal import Journal
 from board.settings import Settings
+from board.store.commit import Commit, setup_of
+from board.store.journal import Journal
 from cribbage import events
 from cribbage.errors import CribError
 

@@ -2,7 +2,7 @@
 import os
 import sys
 
-from board.journal import Journal
+from board.store.journal import Journal
 
 HEAP = "64k"
 _HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."

@@ -24,7 +24,7 @@ from cutblockdev import CutBlockDev
 from game_kit import state
 from match_script import match_events
 
-from board.journal import Journal
+from board.store.journal import Journal
 from cribbage import events
 from cribbage.game import Match
 

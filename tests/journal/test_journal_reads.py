@@ -1,15 +1,15 @@
 # Runs on CPython (pytest) and on MicroPython (tests/mp_runner.py).
-# Journal.open reads records 512 bytes at a time (journal._replay): the same outcome as line by line.
+# Journal.open reads records 512 bytes at a time (journal.replay): the same outcome as line by line.
 import os
 
 from test_journal import _read, _remove_tree, _tmpdir, _write
 
-from board import journal as J
+from board.store import journal as J
 from cribbage.journal import record
 
 
 def _line_by_line(f, expected, fold, pos, apply, marks, kept):
-    return expected, pos, kept, "", 0  # _replay taking nothing: open() reads every record itself
+    return expected, pos, kept, "", 0  # replay taking nothing: open() reads every record itself
 
 
 def _open(path, refuse=None):
@@ -41,12 +41,12 @@ def _both(data, refuse=None):
         _remove_tree(d)  # the .bad file and the seq mark too: the second read starts as the first
         os.mkdir(d)
         _write(path, data)
-        saved = J._replay
-        J._replay = _line_by_line
+        saved = J.replay
+        J.replay = _line_by_line
         try:
             slow = _open(path, refuse)
         finally:
-            J._replay = saved
+            J.replay = saved
         assert fast == slow, (fast, slow)
         return fast
     finally:
@@ -84,7 +84,7 @@ def test_blocks_take_a_whole_good_journal():
         with open(path, "rb") as f:
             _, first, fold, pos = J._read_header(f)
             f.seek(pos)
-            got_back = J._replay(f, first, fold, pos, got.append, marks, 0)
+            got_back = J.replay(f, first, fold, pos, got.append, marks, 0)
             assert got_back == (7 + len(PAYLOADS), len(data), len(PAYLOADS), "", 0)
         assert got == PAYLOADS and marks == [7, pos, 39, marks[3]]
     finally:

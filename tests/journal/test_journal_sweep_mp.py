@@ -28,7 +28,7 @@ def test_single_bit_flips_over_the_littlefs_image_boot_and_keep_their_promises()
 
 def test_a_checkpoint_the_spoilt_journal_no_longer_matches_changes_nothing_a_boot_does():
     # Each kind of spoilt journal booted twice, with the boot checkpoint of the journal before it was
-    # spoilt and without: the same match, report, journal and set-aside bytes (board/commit.py).
+    # spoilt and without: the same match, report, journal and set-aside bytes (board/store/commit.py).
     n, used, differ = sweep_checkpoints(3 * len(KINDS), seed=7, lines=_match())
     print("checkpoint sweep sample: %d cases, the checkpoint used in %d, %d differ" % (n, used, len(differ)))
     assert not differ, differ[:5]

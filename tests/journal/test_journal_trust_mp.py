@@ -8,8 +8,8 @@ import json
 import lfsjournal as lfs
 from match_script import match_events
 
-from board.journal import Journal
 from board.link import Link
+from board.store.journal import Journal
 from cribbage import events
 
 BLOCK_COUNT = 48

@@ -7,7 +7,7 @@ import threading
 
 import simbuild
 
-from board.journal import Journal
+from board.store.journal import Journal
 from cribbage.events import to_line
 from sim.matchgen import history
 from tools import unixport

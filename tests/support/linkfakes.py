@@ -1,7 +1,7 @@
 # A board's objects for the link tests (both interpreters): real journal and Match, settings like the app's.
 from fakehal import scratch_dir
 
-from board.journal import Journal
+from board.store.journal import Journal
 from cribbage import events
 from cribbage.game import Match
 

@@ -4,12 +4,12 @@
 # is keyed.py (a base class), the cards and digits being keyed entry.py, and the menu (menu.py) and the
 # discard advice (advising.py) are loaded the first time a player asks for them.
 from board import deal, display, edges
-from board.commit import setup_of
 from board.controller.entry import Entry
 from board.controller.keyed import Keyed
 from board.deal import GUARD_CHOICES, P_EVENT, P_GUARD, P_LINK, P_PEG, Pending
 from board.display import ROWS
 from board.edges.sensors import GAME
+from board.store.commit import setup_of
 from board.ticks import diff
 from cribbage import const
 from cribbage.cards import RANKS, SUITS
@@ -25,7 +25,7 @@ class Controller(Keyed):
 
     Made with (everything it uses, nothing else):
         key_names  the board file's key names, by key index
-        book       board.commit.Commit: .match (read only here), .apply(ev) -> the completed event
+        book       board.store.commit.Commit: .match (read only here), .apply(ev) -> the completed event
                    (CribError: refused, nothing changed), .warning, .new_match(setup), .last(),
                    .note(text) (the question, with the games no laptop has stored)
         settings   board.settings.Settings: read; the menu's OK .cycle(name, now); the guard's .reset()
@@ -456,7 +456,7 @@ class Controller(Keyed):
             self.pending = deal.muggins(self.book.match) or self.pending  # the points a show missed
 
     def commit(self, ev, keep=False):
-        """Commit ev (board/commit.py); a refusal goes on the display and changes nothing."""
+        """Commit ev (board/store/commit.py); a refusal goes on the display and changes nothing."""
         try:
             done = self.book.apply(ev)
         except CribError as e:

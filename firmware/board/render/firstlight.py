@@ -1,11 +1,12 @@
 # First light: the pegs the journal's seq mark names, on the LEDs before the app's code is loaded.
 """start.py calls show() on the Pico once the board file is read and before it imports the app, then
-drops this module. The seq mark (board/journal.py) is the name of an empty file, <seq>.<acked>.<size>.<note>,
-where the app's note (App.note) is the brightness and each track's front and back pegs as it last drew
-them. When <size> is the journal's size, the mark was written with the journal as it is: its pegs are
-the journal's, drawn as the app draws them (board.render) with nothing but the pegs in the view.
-Anything else (no mark, an older firmware's, a journal written after it) lights nothing here, and the
-app's first frame comes when it has booted. One folder listed and one file's size: no journal read."""
+drops this module. The seq mark (board/store/journal.py) is the name of an empty file,
+<seq>.<acked>.<size>.<note>, where the app's note (App.note) is the brightness and each track's front
+and back pegs as it last drew them. When <size> is the journal's size, the mark was written with the
+journal as it is: its pegs are the journal's, drawn as the app draws them (board.render) with nothing
+but the pegs in the view. Anything else (no mark, an older firmware's, a journal written after it)
+lights nothing here, and the app's first frame comes when it has booted. One folder listed and one
+file's size: no journal read."""
 
 import os
 

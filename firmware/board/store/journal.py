@@ -4,7 +4,7 @@ the seq mark and what open() does with a damaged file are in docs/journal.md.
 
 API (board firmware)::
 
-    from board.journal import Journal, JournalError
+    from board.store.journal import Journal, JournalError
 
     j = Journal("/journal.log")      # touches nothing yet
     report = j.open(apply)           # at boot: apply(payload) for each good record, in seq order
@@ -35,6 +35,7 @@ board/render/firstlight.py). A mark of the older firmware's <seq>.<acked> is rea
 """
 
 import os
+import sys
 
 from cribbage import const
 from cribbage.journal import crc32, number, parse, payload_of, record
@@ -44,7 +45,6 @@ MAGIC = b"cribboard-journal"
 DEFAULT_MAX_BYTES = 64 * 1024  # ~1400 records of ~46 bytes: a few matches
 _MAX_RECORD = const(1100)  # a longer line is no record this firmware wrote (a link line is <= 1024)
 _MARK_EVERY = const(32)  # (seq, offset) of every 32nd record: records(seq) seeks near its seq
-_COPY_CHUNK = const(512)
 _READ = const(512)  # bytes read at a time at boot: a few records (~46 bytes each)
 _HEAD = const(96)  # a header is read in one bounded read (v2's is ~60 bytes)
 
@@ -174,31 +174,10 @@ def _read_header(f):
     return version, first, fold, nl + 1
 
 
-def _line(f, pos, buf):
-    """(the line starting at byte pos, its end): a line over _MAX_RECORD comes back as None, its end
-    found a block at a time, so a 64 KB line costs no 64 KB of heap."""
-    f.seek(pos)
-    line = f.read(_MAX_RECORD + 1)
-    nl = line.find(b"\n")
-    if nl >= 0:
-        return line[: nl + 1], pos + nl + 1
-    if len(line) <= _MAX_RECORD:
-        return line, pos + len(line)  # the end of the file, without a newline
-    end = pos + len(line)
-    while True:
-        n = f.readinto(buf)
-        if not n:
-            return None, end
-        nl = buf.find(b"\n", 0, n)
-        if nl >= 0:
-            return None, end + nl + 1
-        end += n
-
-
-def _replay(f, expected, fold, pos, apply, marks, kept):
+def replay(f, expected, fold, pos, apply, marks, kept):
     """Replay the records from byte pos (where f is) while each is exactly the record `expected`
     (the seq after the last one kept) and apply takes it, reading _READ bytes at a time; a record
-    any other line is left for open(). -> (expected, pos, kept, why, end): where it stopped; why: the
+    any other line is left for salvage.rest(). -> (expected, pos, kept, why, end): where it stopped; why: the
     reason apply gave for refusing the record from pos to end (f is then past it), else "".
 
     The boot replay's bulk: each line is taken by cribbage.journal's payload_of, which makes the
@@ -240,20 +219,6 @@ def _replay(f, expected, fold, pos, apply, marks, kept):
         expected += 1
         start = nl + 1
     return expected, base + start, kept, "", 0
-
-
-def _copy(src, dst, count, buf):
-    """Copy count bytes from src to dst through buf; returns the last byte copied (or -1)."""
-    mv = memoryview(buf)
-    last = -1
-    while count > 0:
-        n = src.readinto(mv[: min(count, len(buf))])
-        if not n:
-            break
-        dst.write(mv[:n])
-        last = buf[n - 1]
-        count -= n
-    return last
 
 
 class Journal:
@@ -385,10 +350,10 @@ class Journal:
                     why = "journal schema version %d" % head if isinstance(head, int) else head
                     self.locked = report.locked = "%s: %s: update the firmware" % (self.path, why)
                     return report
-                self._restore(head, mark, report)
+                _salvage().restore(self, head, mark, report)
             expected, high, kept, end = got
             if out or version != VERSION:
-                end = self._compact(out, first, fold, body, end, report)
+                end = _salvage().set_aside(self, out, first, fold, body, end, report)
             report.kept = self._count = kept
             n = max(expected, high + 1, mark + 1)
             if mark > high and mark >= first and mark - high > report.dropped - report.tail_valid:
@@ -412,135 +377,22 @@ class Journal:
             self.unreadable = report.unreadable = True
             report.next_seq = self.next_seq = max(self.next_seq, self.mark + 1)
             return report
+        finally:
+            _drop()
 
     def _apply(self, f, data, size, apply, out, mark, report, kept):
         """Every record from data's byte on (after the header, or the part a checkpoint holds,
         whose `kept` records are in the seq marks already): good ones replayed, others added to out
         (byte ranges). -> (the seq after the last one kept, the highest seq seen with a valid
-        checksum, records kept, the file's end)."""
+        checksum, records kept, the file's end). A file of good records is read by replay() alone;
+        whatever it stops at before the end is salvage.py's."""
         _, expected, fold, pos = data  # the header's
         f.seek(pos)
-        high = expected - 1
-        marks = self._marks
-        buf = None  # for a line too long to read whole: rare, made when needed
-        while True:
-            expected, pos, kept, why, end = _replay(f, expected, fold, pos, apply, marks, kept)
-            seq = -1
-            if not why:
-                if pos >= size:
-                    break
-                if buf is None:
-                    buf = bytearray(_COPY_CHUNK)
-                line, end = _line(f, pos, buf)
-                if line is None:
-                    why = "record too long"
-                elif line[-1:] != b"\n":
-                    why = "torn last record"  # only the last line of a file can lack its newline
-                else:
-                    got, text, why = parse(line)
-                if not why:
-                    seq = got
-                    if seq < expected:
-                        why = "seq %d where %d or later was due" % (seq, expected)
-                    elif seq > expected and seq > mark + 1 > 1:
-                        why = "seq %d past the seq mark %d" % (seq, mark)  # a jump no append made
-                    else:
-                        if apply is not None and seq >= fold:
-                            try:
-                                apply(text)
-                            except ValueError as e:
-                                why = "refused: %s" % e
-                        if not why:
-                            if kept % _MARK_EVERY == 0:
-                                marks.append(seq)
-                                marks.append(pos)
-                            kept += 1
-                            expected = seq + 1
-            else:
-                seq = expected  # refused by apply in _replay: a record with a valid checksum
-            if seq > high:
-                high = seq
-            if why:
-                if not report.dropped:
-                    report.bad_seq = expected
-                    report.reason = why
-                report.dropped += 1
-                report.dropped_bytes += end - pos
-                if seq >= 0:
-                    report.tail_valid += 1
-                if out and out[-1] == pos:  # adjacent bad lines are one range
-                    out[-1] = end
-                else:
-                    out.append(pos)
-                    out.append(end)
-            pos = end
-            f.seek(pos)
-        return expected, max(high, expected - 1), kept, pos
-
-    def _restore(self, why, mark, report):
-        """A header this firmware cannot read: the whole file is copied to .old (byte for byte), and
-        the journal changes with every record in it whose checksum holds and whose seq follows the
-        last one kept. Two passes (the first finds the first seq, for the header): boot time only."""
-        k = 1
-        while _exists(self.path + (".old" if k == 1 else ".old%d" % k)):
-            k += 1
-        old = self.path + (".old" if k == 1 else ".old%d" % k)
-        buf = bytearray(_COPY_CHUNK)
-        with open(self.path, "rb") as src:
-            with open(old, "wb") as dst:
-                _copy(src, dst, 1 << 30, buf)
-                _sync(dst)
-            first = _load(src, buf, None)
-            first = first if first > 0 else mark + 1
-            with open(self.temp_path, "wb") as tmp:
-                tmp.write(_header(first))
-                n = _load(src, buf, tmp)
-                _sync(tmp)
-        os.rename(self.temp_path, self.path)
-        report.damaged = old
-        report.notes.append("%s: %d records with a valid checksum kept" % (why, n))
-
-    def _compact(self, out, first, fold, start, end, report):
-        """Copy the byte ranges in out to the .bad file and rewrite the journal without them (a new
-        header: the current version). -> the new file's size. Nothing is destroyed: a power cut
-        before the rename leaves the old file, and the next boot does it again (the .bad file then
-        holds those lines twice, each copy after its own note line)."""
-        buf = bytearray(_COPY_CHUNK)
-        with open(self.path, "rb") as src:
-            if out:
-                with open(self.bad_path, "ab") as dst:
-                    dst.write(
-                        b"# set aside at open: from seq %d, %d records, %d bytes: %s\n"
-                        % (report.bad_seq, report.dropped, report.dropped_bytes, report.reason.encode())
-                    )
-                    for i in range(0, len(out), 2):
-                        src.seek(out[i])
-                        if _copy(src, dst, out[i + 1] - out[i], buf) != 10:
-                            dst.write(b"\n")
-                    _sync(dst)
-                report.set_aside = self.bad_path
-            head = _header(first, fold)
-            with open(self.temp_path, "wb") as tmp:
-                size = tmp.write(head)
-                pos = start
-                for i in range(0, len(out) + 2, 2):
-                    stop = out[i] if i < len(out) else end
-                    src.seek(pos)
-                    _copy(src, tmp, stop - pos, buf)
-                    size += stop - pos
-                    if i < len(out):
-                        pos = out[i + 1]
-                _sync(tmp)
-        os.rename(self.temp_path, self.path)
-        # The marks' offsets move with what was taken out before them.
-        marks = self._marks
-        for k in range(1, len(marks), 2):
-            gone = start - len(head)
-            for i in range(0, len(out), 2):
-                if out[i] < marks[k]:
-                    gone += out[i + 1] - out[i]
-            marks[k] -= gone
-        return size
+        expected, pos, kept, why, end = replay(f, expected, fold, pos, apply, self._marks, kept)
+        if not why and pos >= size:
+            return expected, expected - 1, kept, pos
+        got = _salvage().rest(self, f, (expected, pos, kept, why, end), fold, size, apply, out, mark, report)
+        return got
 
     # ---- writing --------------------------------------------------------------------------------
 
@@ -705,24 +557,12 @@ class Journal:
         return seq
 
     def aside(self, name=None, at=0, n=384):
-        """Without a name: [(path, size)] of the files that hold what open() set aside: the .bad
-        file (records) and the .old copies (whole journals whose header could not be read). With
-        the path of one of them: up to n of its bytes from byte at (the link pages through them)."""
-        out = []
-        for i in range(17):
-            path = self.bad_path if i == 0 else self.path + (".old" if i == 1 else ".old%d" % i)
-            try:
-                out.append((path, os.stat(path)[6]))
-            except OSError:
-                if i:
-                    break
-            if path == name:
-                with open(path, "rb") as f:
-                    f.seek(at)
-                    return f.read(n)
-        if name is not None:
-            raise JournalError("no set-aside file %s" % name)
-        return out
+        """The set-aside files ([(path, size)]), or up to n bytes of the one named from byte at:
+        salvage.aside, loaded for the call (the link pages through them, rarely)."""
+        try:
+            return _salvage().aside(self, name, at, n)
+        finally:
+            _drop()
 
     def _open_for_append(self):
         # Kept open between appends: one lfs file handle, no path lookup per event.
@@ -762,23 +602,16 @@ def _insert(f, first, payloads, marks, size, count):
     return n, size
 
 
-def _load(src, buf, out):
-    """Scan a damaged file from byte 0 for records whose checksum holds and whose seq follows the
-    last one taken; write them to out. -> the first seq taken (out None), else how many."""
-    pos = 0
-    last = 0
-    n = 0
-    while True:
-        line, end = _line(src, pos, buf)
-        if line == b"":
-            break
-        if line is not None and line[-1:] == b"\n":
-            got, _, why = parse(line)
-            if not why and got > last:
-                if out is None:
-                    return got
-                out.write(line)
-                last = got
-                n += 1
-        pos = end
-    return -1 if out is None else n
+def _salvage():
+    """salvage.py: the code for a damaged journal, loaded only when one is met (_drop drops it)."""
+    from board.store import salvage
+
+    return salvage
+
+
+def _drop():
+    """Drop salvage.py once its work is done: its code goes back to the heap at the next gc."""
+    sys.modules.pop("board.store.salvage", None)
+    store = sys.modules.get("board.store")
+    if store is not None and hasattr(store, "salvage"):
+        delattr(store, "salvage")  # the package keeps its submodules as attributes
