@@ -117,6 +117,10 @@ def validate(m, ev, trusted, dry):
     """
     t = ev.get("t") if type(ev) is dict else None
     entry = _CHECKS.get(t) if type(t) is str else None
+    if "solo" in m.setup:
+        from cribbage import solo  # a match against the board: its events and rules
+
+        return solo.validate(m, ev, t, entry, trusted, dry)
     if entry is None:
         if type(t) is not str:
             raise CribError("an event is a dict with a text 't', not %r" % (ev,))

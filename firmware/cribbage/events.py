@@ -10,9 +10,10 @@ WHYS = ("hand", "crib", "play", "go", "heels", "muggins", "penalty", "manual")
 KINDS = ("hand", "crib")
 
 
-def setup(form="six", fmt="acc", games=None, to=None, muggins=False, names=None, three="all"):
-    """The set-up line: game form, match format, muggins, the sides' names (see cribbage.forms)."""
-    return make_setup(form, fmt, games, to, muggins, names, three)
+def setup(form="six", fmt="acc", games=None, to=None, muggins=False, names=None, three="all", solo=None):
+    """The set-up line: game form, match format, muggins, the sides' names, against the board (see
+    cribbage.forms)."""
+    return make_setup(form, fmt, games, to, muggins, names, three, solo)
 
 
 def cut(cards):

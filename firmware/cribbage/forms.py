@@ -28,7 +28,8 @@ THREE_MODES = ("all", "cont")  # three-handed: winner takes all, or continued pl
 DEFAULT_GAMES = 3  # ACC qualifying and best-of: games in the match
 DEFAULT_TO = 5  # casual and lurch: match points to win
 MAX_NAME = 12
-SETUP_KEYS = ("t", "v", "form", "fmt", "games", "to", "muggins", "names", "three", "at")  # at: when (board)
+# at: when (the board's clock); solo: against the board (cribbage/solo.py)
+SETUP_KEYS = ("t", "v", "form", "fmt", "games", "to", "muggins", "names", "three", "at", "solo")
 VERSION = 1
 
 
@@ -38,8 +39,9 @@ def _count(value, what, lo, hi):
     return value
 
 
-def make_setup(form="six", fmt="acc", games=None, to=None, muggins=False, names=None, three="all"):
-    """The complete set-up dict ({"t": "setup", ...}): the first line of a match journal."""
+def make_setup(form="six", fmt="acc", games=None, to=None, muggins=False, names=None, three="all", solo=None):
+    """The complete set-up dict ({"t": "setup", ...}): the first line of a match journal; with solo, a
+    match against the board (cribbage/solo.py, loaded only then)."""
     if form not in FORMS:
         raise CribError("unknown game form %r: one of %s" % (form, ", ".join(sorted(FORMS))))
     if fmt not in FORMATS:
@@ -67,7 +69,7 @@ def make_setup(form="six", fmt="acc", games=None, to=None, muggins=False, names=
                 raise CribError("a name takes letters, digits and ASCII signs only")
         if not 1 <= len(raw) <= MAX_NAME or not n.strip():
             raise CribError("a side name is 1..%d characters, not %r" % (MAX_NAME, n))
-    return {
+    setup = {
         "t": "setup",
         "v": VERSION,
         "form": form,
@@ -78,6 +80,11 @@ def make_setup(form="six", fmt="acc", games=None, to=None, muggins=False, names=
         "names": list(names),
         "three": three,
     }
+    if solo is not None:
+        from cribbage import solo as against
+
+        setup["solo"] = against.check(solo, form)
+    return setup
 
 
 def check_setup(setup):
@@ -101,6 +108,7 @@ def check_setup(setup):
         setup.get("muggins", False),
         setup.get("names"),
         setup.get("three", "all"),
+        setup.get("solo"),
     )
 
 

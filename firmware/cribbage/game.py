@@ -42,6 +42,9 @@ Events: plain dicts with "t", built by cribbage.events, one compact JSON line ea
     {"t":"advice","p","cards"} the cards dealt to player p, keyed for discard advice before the starter
                            (six, or five): pegs nothing; the laptop's coach reads the discard from it
     undo()                 {"t":"undo"} takes back the last event still in force (any kind)
+    Against the board: setup(..., solo=solo.make(level, seed, key, salt)) and the events of
+                           cribbage/solo.py (throw, seed), its rules and the board's moves (next_move);
+                           that module loads only for such a match. No undo there.
     next_deal() {"t":"deal"}   next_game() {"t":"game"} (loser deals)   end_match() {"t":"end"}
     The set-up and "game" may carry "at" (Unix seconds): when the board started them, once a laptop
     told it the time (docs/protocol.md, hello); the fold ignores it.
@@ -267,6 +270,8 @@ class Match(Fold):
                 raise CribError("undo takes no %r" % (k,))
         if not self.count:
             raise CribError("nothing to undo")
+        if "solo" in self.setup:
+            raise CribError("no undo against the board")
 
     def _undo(self):
         log = self._log

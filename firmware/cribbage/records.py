@@ -19,6 +19,9 @@ END = const(12)
 _NAME = const(13)
 # advice, player, count, the cards dealt to the player, keyed for discard advice (crib's coach)
 _ADVICE = const(14)
+# solo (a match against the board, cribbage/solo.py): player, count, the positions in the player's
+# dealt hand thrown to the crib; or 255, 4 and a game's seed in four bytes, once the game is over
+_SOLO = const(15)
 NONE = const(255)
 
 
@@ -79,6 +82,10 @@ def event_of(b, i, players, hand_size):
         return {"t": "name", "s": b[i + 1], "name": bytes(b[i + 3 : i + 3 + b[i + 2]]).decode()}
     if t == _ADVICE:
         return {"t": "advice", "p": b[i + 1], "cards": list(b[i + 3 : i + 3 + b[i + 2]])}
+    if t > _ADVICE:
+        from cribbage import solo
+
+        return solo.event_of(b, i)
     return {"t": ("deal", "game", "end")[t - DEAL]}
 
 

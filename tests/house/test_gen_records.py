@@ -9,7 +9,7 @@ def test_the_const_copies_are_written_from_records_py():
 
 def test_a_changed_value_makes_the_copies_stale():
     found = gen_records.values()
-    assert found["LAY"] == 7 and found["NONE"] == 255 and len(found) == 17  # NAME, ADVICE, SHIFT, MASK
+    assert found["LAY"] == 7 and found["NONE"] == 255 and len(found) == 18  # NAME, ADVICE, SOLO, SHIFT, MASK
     assert found["MASK"] == (1 << found["SHIFT"]) - 1  # the log's chunk arithmetic
     changed = dict(found, LAY=99)
     for rel, names in gen_records.USERS.items():

@@ -20,9 +20,10 @@ USERS = {
     "firmware/cribbage/checks.py": tuple(
         "CUT DEALER PEG FIX STARTER SHOW LAY GO MUG DEAL GAME END NAME ADVICE NONE SHIFT MASK".split()
     ),
+    "firmware/cribbage/solo.py": tuple("STARTER SHOW LAY GO DEAL SOLO NONE SHIFT MASK".split()),
 }
 # Record types records.py keeps private (`_NAME`: no module global, one interned name less).
-PRIVATE = ("NAME", "ADVICE", "SHIFT", "MASK")  # SHIFT, MASK: the log's chunk arithmetic (records.Log)
+PRIVATE = ("NAME", "ADVICE", "SOLO", "SHIFT", "MASK")  # SHIFT, MASK: the log's chunk arithmetic (records.Log)
 BEGIN = "# ---- record types: written by tools/gen/records.py from cribbage/records.py; do not edit ----\n"
 END = "# ---- end of the record types ----\n"
 
