@@ -4,7 +4,8 @@ import json
 
 from linkfakes import FakeSettings, journal, new_match, pegs, record
 
-from board.link import MAX_LINE, PAGE_BYTES, PAGE_MAX, PROTOCOL, Link
+from board.link import MAX_LINE, PAGE_MAX, PROTOCOL, Link
+from board.link.pages import PAGE_BYTES
 from cribbage import events
 
 

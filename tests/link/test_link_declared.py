@@ -1,5 +1,5 @@
 # Runs on CPython (pytest) and on MicroPython (tests/mp_runner.py).
-# The link's declarations (board/link.py _OPS, _STATE) against what they name: Link's methods, the Match.
+# The link's declarations (board/link/ _OPS, _STATE) against what they name: Link's methods, the Match.
 import json
 
 from linkfakes import journal, new_match

@@ -4,7 +4,8 @@ import json
 
 from linkfakes import matches
 
-from board.link import PAGE_BYTES, Link, pump
+from board.link import Link, pump
+from board.link.pages import PAGE_BYTES
 
 
 def make(n_events):

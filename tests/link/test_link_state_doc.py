@@ -1,4 +1,4 @@
-# docs/protocol.md and crib watch name what the board's link declares (board/link.py): ops, state fields.
+# docs/protocol.md and crib watch name what the board's link declares (board/link/): ops, state fields.
 import json
 import os
 import re

@@ -1,20 +1,17 @@
 # The USB link (docs/protocol.md): Link, the protocol (a request line in, reply lines out; pure, no I/O),
-# and pump() beside it, which moves the lines between the HAL's port and Link each save pass.
+# and pump() beside it, which moves the lines between the HAL's port and Link each save pass; pages.py
+# reads the journal for it.
 import json
 
 from board import jsonscan
+from board.link.pages import _Cursor, _item, records
 from cribbage import const
-from cribbage.journal import seq_at
 from hal.lines import MAX_LINE  # bytes of one request line, without its newline: the line reader's limit
 
 PROTOCOL = 1
 MAX_ID = 32  # characters of a string request id
 PAGE_DEFAULT = 32  # events a page when the host does not say
 PAGE_MAX = 64  # events a page at most, if they fit in PAGE_BYTES
-# Bytes of event lines a page holds at most: one reply is one string on the board's heap, and after a
-# long evening a Pico's heap is fragmented, with no big block left; a page cut short says more and the
-# laptop asks on.
-PAGE_BYTES = 1024
 LINES = 8  # request lines answered a pass, at most: a sync moves on, the pass stays short
 _CHUNKS = const(16)  # chunks of a records stream written a pass, at most (each PAGE_BYTES + a record)
 PUSH_BATCH = 8  # events pushed per pushes() call, so a backlog never stalls the board
@@ -276,15 +273,15 @@ class Link:
             "form": form,
             "max_line": MAX_LINE,
             "page_max": PAGE_MAX,
-            "first": _first_seq(self.journal),
-            "next": _next_seq(self.journal),
+            "first": self.journal.first_seq,
+            "next": self.journal.next_seq,
             "acked": getattr(self.journal, "acked", 0),
         }
 
     def _op_ack(self, req):
         # The laptop has committed every event up to seq: the journal may drop them (new match).
         seq = _field(req, "seq", "int", -1, True)
-        end = _next_seq(self.journal)
+        end = self.journal.next_seq
         if seq < 0 or seq >= end:
             raise LinkError("range", "'seq' must be 0..%d" % (end - 1))
         return {"acked": self.journal.ack(seq)}
@@ -314,7 +311,7 @@ class Link:
         raise LinkError("range", "no set-aside file '%s'" % name[:40])
 
     def _op_state(self, req):
-        return {"state": state_of(self.match), "next": _next_seq(self.journal), "pending": self.pending}
+        return {"state": state_of(self.match), "next": self.journal.next_seq, "pending": self.pending}
 
     def _op_events(self, req):
         start = _field(req, "from", "int", 0)
@@ -323,8 +320,8 @@ class Link:
             raise LinkError("range", "'from' must be >= 0")
         if limit < 1 or limit > PAGE_MAX:
             raise LinkError("range", "'limit' must be 1..%d" % PAGE_MAX)
-        first = _first_seq(self.journal)
-        end = _next_seq(self.journal)
+        first = self.journal.first_seq
+        end = self.journal.next_seq
         items = self._cursor.read(self.journal, max(start, first), limit)
         nxt = items[-1][0] + 1 if items else max(start, first)
         more = bool(items) and nxt < end
@@ -339,7 +336,7 @@ class Link:
         if start < 0 or to < 0:
             raise LinkError("range", "'from' and 'to' must be >= 0")
         self._end_stream(True)  # one stream at a time: a new request ends the last, its reply first
-        g = records(self.journal, req["id"], max(start, _first_seq(self.journal)), to)
+        g = records(self.journal, req["id"], max(start, self.journal.first_seq), to)
         next(g)  # opened, at its first yield: a new request can end it from now on
         self.stream = g
         return None
@@ -372,7 +369,7 @@ class Link:
     def _op_subscribe(self, req):
         start = _field(req, "from", "int", None)
         want_state = _field(req, "state", "bool", False)
-        end = _next_seq(self.journal)
+        end = self.journal.next_seq
         if start is None:
             start = end
         if start < 0:
@@ -471,7 +468,7 @@ class Link:
             return out  # nothing to say: no new list every pass
         self._outbox = []
         if self.subscribed:
-            end = _next_seq(self.journal)
+            end = self.journal.next_seq
             if self._push_from < end:
                 items = self._push_cursor.read(self.journal, self._push_from, PUSH_BATCH)
                 for seq, line in items:
@@ -500,158 +497,6 @@ class Link:
 
 def _hex(raw):
     return "".join("%02x" % b for b in raw)
-
-
-# -- the journal, read through its API (board/store/journal.py) -----------------------------------------
-
-
-def _first_seq(journal):
-    return journal.first_seq
-
-
-def _next_seq(journal):
-    return journal.next_seq
-
-
-class _Cursor:
-    """An open journal.records() generator kept between pages, so a paged sync reads the file once.
-
-    Without it every page would re-read the journal from its first record (quadratic in the
-    journal's length: 26 s instead of under 2 s for a 100-game journal on the unix port). It is only
-    resumed when the next page starts where it stopped and the journal was not compacted meanwhile
-    (compaction renames a new file over the old one: first_seq changes or the size shrinks).
-    """
-
-    def __init__(self):
-        self.gen = None
-        self.next = -1
-        self.first = -1
-        self.size = -1
-
-    def close(self):
-        if self.gen is not None:
-            self.gen.close()  # closes the journal file now, not at the next garbage collection
-        self.gen = None
-
-    def read(self, journal, start, limit):
-        """Up to `limit` (seq, event line) from seq `start`; the lines are the journal's own payloads."""
-        size = getattr(journal, "size", 0)
-        first = getattr(journal, "changes", journal.first_seq)  # a new file since the last page?
-        if self.gen is None or self.next != start or self.first != first or size < self.size:
-            self.close()
-            self.gen = journal.records(start)
-            self.first = first
-        out = []
-        room = PAGE_BYTES
-        try:
-            for seq, line in self.gen:
-                out.append((seq, line))
-                room -= len(line)
-                if len(out) >= limit or room <= 0:
-                    break
-        except Exception:
-            self.close()
-            raise
-        if len(out) < limit and room > 0:
-            self.close()  # at the end of the file: the next read opens it afresh and sees new records
-        else:
-            self.next = out[-1][0] + 1
-            self.size = size
-        return out
-
-
-def records(journal, id, start, to=0):
-    """A records request answered (op records): the journal file read from the record nearest `start`
-    to the size it had at the request (or to the record before seq `to`), in chunks of whole lines cut
-    out of one buffer (each yielded as a view of it, written out before the next is asked for), the
-    records before `start` skipped, then the reply. A file written anew meanwhile (a new match, a
-    compaction), a line longer than the buffer or send(True) (a new request) ends it early: the reply
-    says where. A generator, not a class: nothing of it is on the heap at boot, where a small heap's
-    match has none to spare. Per chunk it only finds line ends (C calls over the buffer): the
-    seq of its last line is read once, at the end, from a copy of its first bytes, unless `to` asks for
-    each."""
-    first = journal.first_seq
-    end = journal.next_seq
-    if to >= end:
-        to = 0  # the whole journal as it is: no seq to look for
-    changes = getattr(journal, "changes", 0)
-    size = journal.size
-    buf = bytearray(PAGE_BYTES + 128)  # a record is at most 1100 bytes (journal.py); gone with the stream
-    mv = memoryview(buf)
-    count = 0
-    last = start - 1  # the last seq sent (with `to`; else read at the end from seq_bytes)
-    seq_bytes = bytearray(24)  # the first bytes of the last line sent: its seq and a space
-    seq_n = 0
-    with open(journal.path, "rb") as f:
-        if journal.seek(f, start) < 0 or (to and to <= start):
-            size = 0  # no header this firmware reads, or nothing asked for: nothing to send
-        pos = f.tell()  # the file offset of buf[0]
-        held = 0  # bytes at the front of buf already read: the last chunk's unfinished line
-        stop = yield None  # primed by the link: from here a new request can end it
-        while (
-            not stop
-            and pos + held < size
-            and getattr(journal, "changes", 0) == changes
-            and journal.size >= size
-        ):
-            n = held + (f.readinto(mv[held : min(len(buf), size - pos)]) or 0)
-            cut = buf.rfind(b"\n", 0, n) + 1
-            if cut <= 0:
-                break  # a line longer than the buffer (no record this firmware wrote), or the end
-            at = 0
-            while start and at < cut:  # still before the first record asked for
-                k = seq_at(buf, at, cut)
-                if k < 0 or k >= start:
-                    break  # found (or a line that is no record: sent, for the laptop to refuse)
-                at = buf.find(b"\n", at, cut) + 1
-            if at < cut:
-                start = 0
-                k = max(buf.rfind(b"\n", at, cut - 1) + 1, at)  # the last line's start
-                if to:
-                    last_seq = seq_at(buf, k, cut)
-                    if last_seq >= to:  # the chunk reaches `to`: it ends before the first record past it
-                        k = at
-                        while k < cut and seq_at(buf, k, cut) < to:
-                            k = buf.find(b"\n", k, cut) + 1
-                        cut = k
-                        size = 0  # the last chunk
-                        if cut <= at:
-                            break
-                        k = max(buf.rfind(b"\n", at, cut - 1) + 1, at)
-                        last_seq = seq_at(buf, k, cut)
-                    last = max(last, last_seq)
-                seq_n = min(24, cut - k)
-                seq_bytes[:seq_n] = mv[k : k + seq_n]
-                count += buf.count(b"\n", at, cut)
-                stop = yield mv[at:cut]
-            # the unfinished line to the front for the next read, unless it overlaps what it would copy
-            held = n - cut
-            if held and held <= cut:
-                buf[:held] = mv[cut:n]
-            elif held:
-                f.seek(pos + cut)
-                held = 0
-            pos += cut
-    if seq_n and not to:  # the seq of the last line sent
-        last = max(last, seq_at(seq_bytes, 0, seq_n))
-    yield dump(
-        {
-            "id": id,
-            "ok": True,
-            "records": count,
-            "next": last + 1,
-            "end": end,
-            "first": first,
-            "more": last + 1 < journal.next_seq,
-        }
-    )
-
-
-def _item(seq, line):
-    """One {"seq","event"} object as text, splicing the journal's JSON line in without re-parsing it."""
-    if not (line.startswith("{") and line.endswith("}")):
-        line = json.dumps(line)  # not an event object: sent as a string, which the laptop flags
-    return '{"seq":%d,"event":%s}' % (seq, line)
 
 
 def pump(port, link, controller, host, now):
