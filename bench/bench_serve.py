@@ -70,6 +70,9 @@ def rss_kb(pid):
     return 0
 
 
+SERVE = "crib.web.serve"  # the module whose serve() the bench runs, in the tree measured
+
+
 def start_server(tree, path, port, log, file_limit=None):
     paths = [os.path.join(tree, "host_tools"), os.path.join(tree, "firmware")]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
@@ -78,13 +81,16 @@ def start_server(tree, path, port, log, file_limit=None):
         if file_limit:
             resource.setrlimit(resource.RLIMIT_NOFILE, (file_limit, file_limit))
 
-    code = "import sys; from crib.serve import serve; serve(sys.argv[1], port=int(sys.argv[2]))"
+    code = "import sys; from %s import serve; serve(sys.argv[1], port=int(sys.argv[2]))" % SERVE
     argv = [sys.executable, "-c", code, path, str(port)]
     proc = subprocess.Popen(argv, env=env, cwd=tree, stderr=log, stdout=log, preexec_fn=limit)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise SystemExit("the server exited (%s): see %s" % (proc.returncode, log.name))
+            log.flush()
+            log.seek(0)
+            tail = log.read()[-2000:].decode(errors="replace")  # the log is a temporary file: said here
+            raise SystemExit("the server exited (%s); its log ends:\n%s" % (proc.returncode, tail))
         try:
             get(port, "/", timeout=2)
             return proc
