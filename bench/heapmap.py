@@ -97,6 +97,9 @@ def script():
     skip += ("board.link",)  # loaded when a laptop first sends a line (App.pump): the link's row
     skip += ("board.controller.menu",)  # loaded when the menu first opens (Controller._open): the menu's row
     skip += ("board.sound", "hal.piezo")  # a board with a piezo, the sound on: not the reference board's boot
+    # against the board (Controller.tick, forms.check_setup): loaded when such a match is in force, with
+    # the opponent and the advice it brings; not the reference board's boot
+    skip += ("board.controller.solo", "cribbage.solo")
     # hal.lines: the link's line reader, which both HALs import too (a row of its own, as before)
     order = import_order("board.app", "hal.lines", after=skip) + ["start"]
     menu = import_order("board.controller.menu", after=order)

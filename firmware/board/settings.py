@@ -28,8 +28,9 @@ SPEC = {
     "advice": (False, (False, True)),  # discard advice (held MENU before the starter; controller/advising.py)
     "sound": (False, (False, True)),  # the board file's piezo: a beep a point, a tune (board/sound.py)
     "large": (False, (False, True)),  # large print: scores, counts and points in big digits (board/large.py)
+    "solo": (0, (0, 1, 2, 3)),  # against the board: off, or the board's level (cribbage.solo.LEVELS, from 1)
 }
-MATCH_SETTINGS = ("form", "fmt", "games", "to", "muggins", "three")  # used at the next new match
+MATCH_SETTINGS = ("form", "fmt", "games", "to", "muggins", "three", "solo")  # used at the next new match
 ORDER = (
     "brightness",
     "cue",
@@ -46,6 +47,7 @@ ORDER = (
     "advice",
     "sound",
     "large",
+    "solo",
 )
 
 

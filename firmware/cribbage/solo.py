@@ -357,6 +357,15 @@ _HIDDEN = ("throw", "seed", "lay", "go", "show", "starter", "dealer")
 
 def next_move(m):
     """The event the board makes now in solo match m (see the module's docstring), or None."""
+    return _move(m, True)
+
+
+def due(m):
+    """Whether the board has a move to make now (next_move would give one), without its search."""
+    return _move(m, False) is not None
+
+
+def _move(m, think):
     g = game_seed(m)
     if g is None or (m.match_over and told(m)):
         return None
@@ -373,10 +382,10 @@ def next_move(m):
     if phase == "starter":
         th = thrown(m)
         if not th[BOARD]:
-            return throw(BOARD, _board_throw(m, d))
+            return throw(BOARD, _board_throw(m, d)) if think else True
         return None if not th[0] else {"t": "starter", "c": d[2]}
     if phase == "play":
-        return _play_move(m, d)
+        return _play_move(m, d, think)
     if phase == "show":
         side, kind = m.next_show()
         if side != BOARD and m.muggins:
@@ -396,7 +405,7 @@ def _board_throw(m, d):
     return sorted([hand.index(c) for c in cards])
 
 
-def _play_move(m, d):
+def _play_move(m, d, think):
     play = m.play
     p = m.play_seats[play.turn]
     cards = held(m, p, d)
@@ -406,6 +415,8 @@ def _play_move(m, d):
             if play.count + pip(c) <= 31:
                 return None  # the player's lay
         return {"t": "go", "p": p}
+    if not think:
+        return True
     from cribbage import opponent
 
     seen = [d[2]] + [d[0][BOARD][k] for k in thrown(m)[BOARD]]

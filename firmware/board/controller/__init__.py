@@ -76,7 +76,9 @@ class Controller(Keyed):
         self.skip = None  # (game_no, deal_no, level, match.count): how far went by hand (deal.level)
         self.changes = 0  # bumps whenever something shown may have changed
         self._link_t = None  # when a laptop's proposal last appeared, changed or went (_LINK_READ_MS)
-        self.advising = None  # board.controller.advising.Advising once advice was first asked for (_long)
+        # board.controller.advising.Advising once advice was first asked for (_long), or in a match
+        # against the board board.controller.solo.Solo (tick): the plug-in that takes the keys while on
+        self.advising = None
 
     # ---- edges ------------------------------------------------------------------------------
 
@@ -131,6 +133,19 @@ class Controller(Keyed):
         if self.message and diff(now, self._message_t0) >= self.message_ms:
             self.message = []
             self.changes += 1
+        a = self.advising
+        if a is None and "solo" in self.book.match.setup:
+            # Against the board: its code (controller/solo.py, cribbage/solo.py, the opponent) loads
+            # now, not at boot, and takes the keys as the advice does (docs/memory.md).
+            try:
+                from board.controller import solo
+
+                a = self.advising = solo.start(self)
+            except MemoryError:
+                self.say("Out of memory:", "no solo loaded")
+                return
+        if a is not None and a.on and a.tick(self, now):
+            self.changes += 1  # the board moved (or is to): shown
 
     def say(self, *lines):
         self.message = list(lines)
@@ -430,7 +445,13 @@ class Controller(Keyed):
             try:  # the flash can fail here too: said, and the match in force stays (Commit.new_match)
                 if p.kind == P_GUARD and p.choice == 1:
                     self.settings.reset()
-                self.book.new_match(setup_of(self.settings))
+                setup = setup_of(self.settings)
+                if self.settings["solo"]:
+                    from board.controller import solo  # against the board: the deal's seed, sealed
+
+                    setup = solo.setup_of(self, setup)
+                self.book.new_match(setup)
+                self.advising = None  # the advice, or the board's play: made again as the match asks
             except (CribError, OSError) as e:
                 self.say(*display.wrap(str(e.args[0]) if isinstance(e, CribError) else "Flash error"))
                 return

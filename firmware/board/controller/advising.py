@@ -131,6 +131,10 @@ class Advising:
         if refused:
             c.say(*display.wrap(" ".join(refused), 16, 3))
 
+    def tick(self, c, now):
+        """Each pass while on (Controller.tick): the advice times nothing (-> nothing to redraw)."""
+        return False
+
     def show(self, match):
         """The hand kept for the show OK alone scores now, or None (none kept for it, or its cards were
         laid in the play: those are scored instead)."""

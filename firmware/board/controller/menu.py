@@ -25,6 +25,7 @@ MENU = (
     ("advice", "Discard advice"),
     ("sound", "Sound"),
     ("large", "Large print"),
+    ("solo", "Vs the board"),
     ("name", "Player names"),  # not a setting: OK keys each side's name (Controller._naming)
 )
 
@@ -132,6 +133,8 @@ def _value(settings, key, colours):
         return "after %d secs" % (v // 1000) if v else "off"
     if key == "three":
         return "winner takes all" if v == "all" else "play on for 2nd"
+    if key == "solo":
+        return ("off", "beginner level", "expected level", "the top level")[v]  # ([name budget]: long)
     if key == "tracks":
         pair = tracks_for(2, v, len(colours)) if len(colours) > 2 else (0, 1)
         return "%s %s" % (colours[pair[0]], colours[pair[1]]) if colours else str(v)

@@ -1,0 +1,273 @@
+# Against the board on the board: the player's keys, the board's moves in turn, what the display shows.
+"""Loaded when the match in force is against the board (Controller.tick), never at boot: with it come
+cribbage.solo, and with the board's first decision cribbage.opponent (docs/memory.md). The Solo it
+makes takes the controller's `advising` place, the plug-in that takes the keys while `on`: the
+controller hands it each key (handle), each pass (tick), and the display asks it for its rows (rows).
+It writes none of the controller's fields: it keys cards into the controller's entry and asks say(),
+commit() and the controller's own OK and menu for the rest. The keys are docs/keys.md's ("Against
+the board"); the board's sealing key is a file beside the journal (KEY), never in it.
+"""
+
+import os
+
+from board import display
+from board.ticks import diff
+from cribbage import solo
+from cribbage.cards import RANKS, SUITS, format_card, pip
+from cribbage.deal import new_seed
+from cribbage.show import score_show
+
+KEY = "solo.key"  # beside the journal: the board's sealing key (16 bytes)
+PAUSE_MS = 900  # the board waits this long before each of its moves, so the last one can be read
+
+
+def _path(c):
+    j = c.book.journal.path
+    return j[: j.rfind("/") + 1] + KEY
+
+
+def key(c, make=False):
+    """The board's sealing key read from flash, or None; with make, one made (os.urandom) and written
+    when there is none (a temp file renamed: a power cut leaves none or the whole key)."""
+    path = _path(c)
+    try:
+        with open(path, "rb") as f:
+            k = f.read()
+        if len(k) == 16:
+            return k
+    except OSError:
+        pass
+    if not make:
+        return None
+    k = os.urandom(16)
+    with open(path + ".tmp", "wb") as f:
+        f.write(k)
+    os.rename(path + ".tmp", path)
+    return k
+
+
+def setup_of(c, setup):
+    """The new match's set-up against the board at the settings' level: a fresh seed, sealed."""
+    setup["solo"] = solo.make(solo.LEVELS[c.settings["solo"] - 1], new_seed(), key(c, True), new_seed())
+    setup["names"][solo.BOARD] = "Board"
+    return setup
+
+
+def start(c):
+    return Solo()
+
+
+def _you(m):
+    return m.names[0]
+
+
+class Solo:
+    """The board's side of a match against it, and the player's keys (docs/keys.md)."""
+
+    rank = -1  # (the display pages the advice's ranked options when >= 0: never here)
+
+    def __init__(self):
+        self.on = True
+        self.t = None  # when the board's next move came due (ticks), None while the player is to act
+        self.lost = False  # the key to the match's seal is not on this board
+        self.news = []  # what was done last in the deal, in the play's words (the rows show it)
+
+    def start(self, match):
+        """Held MENU before the starter asks for the advice: not against the board."""
+
+    def show(self, match):
+        return None  # (no kept hand to score at OK: the board counts every hand)
+
+    # ---- each pass: the board's move, once due ------------------------------------------------------
+
+    def tick(self, c, now):
+        """Each pass (Controller.tick): the board's move once due; -> True when the display is to show
+        something new."""
+        m = c.book.match
+        if "solo" not in m.setup:
+            self.on = False  # a new match, not against the board
+            return False
+        if solo.game_seed(m) is None and not self.lost:
+            # After a boot: the seed given back by the key (the journal holds it sealed).
+            k = key(c)
+            if k is None:
+                self.lost = True
+                c.say("No solo key:", "hold MENU+UNDO", "for a new match")
+                return True
+            solo.register(m.setup["solo"], solo.unseal(m.setup["solo"], k))
+        if self.lost or c.pending is not None or c.menu >= 0:
+            return False
+        if not solo.due(m):
+            self.t = None
+            return False
+        if self.t is None:
+            self.t = now
+            return True  # the prompt says the board is to move
+        if diff(now, self.t) < PAUSE_MS:
+            return False
+        self.t = None
+        count = m.play.count if m.play is not None else 0
+        ev = solo.next_move(m)
+        done = c.commit(ev) if ev is not None else None
+        if done is not None:
+            self._tell(c, m, done, count)
+        return True
+
+    def _tell(self, c, m, done, count):
+        # What the board did: a count and the seed as a message (paged), the rest in the rows (news).
+        t = done["t"]
+        news = None
+        if t == "lay":
+            news = display.play_lines(m, done["p"], done["c"], count + pip(done["c"]))
+        elif t == "go":
+            news = display.play_lines(m, done["p"], -1, count)
+        elif t == "show":
+            c.say(*display.show_lines(m, done))
+        elif t == "throw":
+            news = ["%s threw 2" % m.names[solo.BOARD]]
+        elif t == "starter":
+            news = ["starter " + format_card(done["c"]) + (" heels +2" if m.last_pegs else "")]
+        elif t == "dealer":
+            news = ["%s deals" % m.names[done["p"]]]
+        elif t == "muggins":
+            c.say("%s: muggins" % m.names[solo.BOARD], "+%d" % done["n"])
+        elif t == "seed":
+            c.say("Game's seed:", str(done["n"]), "(deals it again)")
+        if news is not None:
+            self.news = news
+            if m.game_over:
+                c.say(*news)  # the winning point: who won, at once
+
+    # ---- the player's keys ----------------------------------------------------------------------
+
+    def handle(self, c, name, released):
+        """A key (c: the controller): pressed (released False), or MENU/UNDO released."""
+        m = c.book.match
+        e = c.entry
+        if released:
+            if name == "MENU":
+                c._open()  # the menu, as anywhere (the guarded new match among its ways out)
+            elif e.active():
+                e.backspace()
+            else:
+                c.say("No undo against", "the board")
+            return
+        phase = m.phase()
+        mine = self._mine(m, phase)
+        if name == "OK":
+            if phase in ("deal", "game over", "match over"):
+                c._ok(c.now)  # the next deal or game, or a new match (the controller's own OK)
+            elif mine and phase == "starter":
+                self._throw(c, m)
+            elif mine and phase == "show":
+                self._claim(c, m)
+            else:
+                c.say("The board", "is to move")
+            return
+        r = RANKS.find(name) if len(name) == 1 else -1
+        s = SUITS.find(name) if len(name) == 1 else -1
+        if not mine or r < 0 and s < 0:
+            if r >= 0 or s >= 0:
+                c.say("The board", "is to move")
+            return
+        if phase == "show":  # the player's count of their hand or crib (muggins): digits
+            refused = e.rank_key(r) if r >= 0 else ("Digits: A=1..9", "T=0")
+            if refused:
+                c.say(*refused)
+            return
+        if r >= 0:
+            e.rank_key(r, True)
+            return
+        card, refused = e.suit_key(s)
+        if refused:
+            c.say(*refused)
+        if card < 0:
+            return
+        held = solo.held(m, 0)
+        if card not in held:
+            e.backspace()  # the card just keyed
+            c.say(format_card(card) + " is not", "in your hand")
+        elif phase == "play":
+            count = m.play.count + pip(card)
+            if c.commit({"t": "lay", "p": 0, "c": card}):
+                self.news = display.play_lines(m, 0, card, count)
+                if m.game_over:
+                    c.say(*self.news)
+        elif len(e.cards) > 2:
+            e.backspace()
+            c.say("2 to the crib:", "OK throws them")
+
+    def _mine(self, m, phase):
+        # Whether the player is to act now: their throw, a lay (a card of theirs fits), their count.
+        if solo.dealt(m) is None or m.muggins_due is not None:
+            return False
+        if phase == "starter":
+            return m.dealer is not None and not solo.thrown(m)[0]
+        if phase == "play":
+            play = m.play
+            if m.play_seats[play.turn] != 0:
+                return False
+            for x in solo.held(m, 0) or ():  # noqa: SIM110 (any() of a generator allocates)
+                if play.count + pip(x) <= 31:
+                    return True
+            return False
+        return phase == "show" and m.muggins and m.next_show()[0] == 0
+
+    def _throw(self, c, m):
+        cards = c.entry.cards
+        if len(cards) != 2:
+            c.say("Key 2 cards", "for the crib")
+            return
+        d = solo.dealt(m)
+        assert d is not None  # (the player is to throw: the match is told its seed)
+        hand = list(d[0][0])
+        c.commit(solo.throw(0, [hand.index(x) for x in cards]))
+
+    def _claim(self, c, m):
+        side, kind = m.next_show()
+        cards = solo.crib(m) if kind == "crib" else solo.kept(m, 0)
+        n = c.entry.number()
+        if n < 0:
+            n = score_show(cards, m.starter, kind == "crib", m.five).total  # OK alone: the board's count
+        done = c.commit({"t": "show", "s": side, "k": kind, "cards": cards, "claim": n})
+        if done is not None:
+            c.say(*display.show_lines(m, done))
+
+    # ---- the display ------------------------------------------------------------------------------
+
+    def rows(self, match, entry, context):
+        """(body rows, hint) for the display: the player's cards and what to key."""
+        m = match
+        if "solo" not in m.setup or self.lost:
+            return None
+        held = solo.held(m, 0)
+        if held is None:
+            return None
+        phase = m.phase()
+        mine = self._mine(m, phase)
+        body = []
+        hint = None
+        news = self.news[:1]
+        if phase == "starter":
+            held = sorted(held)
+            body = news + [display.cards_text(held[:3]), display.cards_text(held[3:])]
+            if mine:
+                keyed = display.cards_text(entry.cards)
+                body.append("crib: " + keyed + ("_" if len(entry.cards) < 2 else ""))
+                hint = "key 2, OK=throw"
+        elif phase == "play":
+            play = m.play
+            now = play.current[-3:]
+            body = self.news[:2] + ["%d: " % play.count + display.cards_text(now) if now else "count 0"]
+            body.append("hand " + display.cards_text(held))
+            if mine:
+                hint = "%s lays: a card" % _you(m)
+        elif phase == "show" and mine:
+            side, kind = m.next_show()
+            body = ["your %s? digits" % kind, "OK alone: count"]
+            if entry.digits or entry.rank >= 0:
+                body.append("= %d" % entry.number())
+            hint = "OK=claim"
+        if not mine and solo.due(m):
+            hint = "%s to move" % m.names[solo.BOARD]
+        return (body, hint) if body or hint else None

@@ -1,0 +1,173 @@
+# Runs on CPython (pytest) and on MicroPython (tests/mp_runner.py).
+# Against the board on the board: chosen in the menu, played on the keypad, the board's moves on its own.
+import os
+
+from scenario import Scenario
+
+from board.controller.solo import KEY
+from cribbage import events, solo
+from cribbage.cards import format_card, pip
+from cribbage.game import replay
+from cribbage.show import score_show
+
+PAUSE = 1000  # board/controller/solo.py PAUSE_MS (900) and a little: the board has moved
+
+
+def _new_match(s):
+    s.hold("MENU", "UNDO")
+    s.wait(1500)
+    s.release("MENU", "UNDO")
+    s.wait(100)
+    s.press("OK")
+    s.wait(100)
+
+
+def _solo(level=1, **settings):
+    s = Scenario(solo=level, **settings)
+    _new_match(s)
+    return s
+
+
+def _power_cut(s):
+    # A new app on the same flash; the seeds this interpreter knew are forgotten, as a board's are.
+    solo._seeds.clear()
+    s.reboot()
+
+
+def _key(s, c):
+    t = format_card(c)
+    s.keys(t[0] + " " + t[1])
+
+
+def _turn(s):
+    """The player's move on the keys, or a wait while the board moves; False once the match is over
+    and its seed told."""
+    m = s.app.match
+    if m.match_over and solo.told(m):
+        return False
+    if solo.due(m):
+        s.wait(PAUSE)
+        return True
+    phase = m.phase()
+    if phase == "starter":
+        hand = sorted(solo.held(m, 0))
+        _key(s, hand[0])
+        _key(s, hand[-1])
+        s.press("OK")
+    elif phase == "play":
+        count = m.play.count
+        fits = [c for c in solo.held(m, 0) if count + pip(c) <= 31]
+        _key(s, fits[0])
+    elif phase == "show":  # muggins on: the player claims one point less than the count
+        side, kind = m.next_show()
+        cards = solo.crib(m) if kind == "crib" else solo.kept(m, 0)
+        n = score_show(cards, m.starter, kind == "crib", False).total
+        if n > 1:
+            s.keys(" ".join("A23456789T"[int(d) - 1 if d != "0" else 9] for d in str(n - 1)))
+        s.press("OK")
+    else:
+        s.press("OK")  # the next deal, the next game
+    return True
+
+
+def test_a_match_against_the_board_is_chosen_in_the_menu_and_played_on_the_keys():
+    s = _solo(level=2, muggins=True, form="six61", fmt="games", games=1)
+    try:
+        m = s.app.match
+        assert m.setup["solo"][0] == "expected" and m.names == ["P1", "Board"] and m.target == 61
+        turns = 0
+        while _turn(s):
+            turns += 1
+            assert turns < 600
+        assert m.match_over and m.front[m.winner] == 61
+        # The journal on flash is the match: replayed, it gives the same pegs.
+        journal = s.journal()
+        setup = [i for i in range(len(journal)) if journal[i]["t"] == "setup"][-1]
+        again = replay(journal[setup:])
+        assert again.front == m.front and again.match_points == m.match_points
+        kinds = [ev["t"] for ev in journal[setup:]]
+        assert kinds.count("throw") == 2 * m.deal_no and kinds[-1] == "seed" and "muggins" in kinds
+        assert s.app.match.front == m.front  # and on the LEDs: the pegs are the match's
+    finally:
+        s.close()
+
+
+def test_the_board_shows_the_hand_and_takes_a_throw_of_two_of_its_cards():
+    s = _solo()
+    try:
+        m = s.app.match
+        s.wait(10 * PAUSE)  # the board cuts and throws; "new match: done" fades (any key clears it too)
+        assert m.dealer is not None and solo.thrown(m)[1] and not solo.thrown(m)[0]
+        hand = sorted(solo.held(m, 0))
+        screen = s.screen()
+        shown = " ".join([format_card(c) for c in hand[:3]])
+        assert shown in screen and "key 2, OK=throw" in screen
+        count = m.count
+        # A card not in the hand is refused as it is keyed; OK before two cards says what to key.
+        stranger = [c for c in range(52) if c not in hand][0]
+        _key(s, stranger)
+        assert "%s is not" % format_card(stranger) in s.screen() and "in your hand" in s.screen()
+        _key(s, hand[0])
+        s.press("OK")
+        assert "Key 2 cards" in s.screen() and m.count == count
+        s.press("UNDO")  # takes back the card keyed
+        s.press("UNDO")
+        assert "No undo against" in s.screen() and m.count == count
+        _key(s, hand[1])
+        _key(s, hand[2])
+        s.press("OK")
+        assert solo.thrown(m)[0] and sorted(solo.crib(m)[:0] + solo.kept(m, 0)) == hand[:1] + hand[3:]
+        s.wait(PAUSE)
+        assert m.starter is not None and m.phase() == "play"
+    finally:
+        s.close()
+
+
+def test_a_power_cut_mid_deal_resumes_the_same_cards_and_the_board_plays_on():
+    s = _solo(level=3)
+    try:
+        m = s.app.match
+        while not (m.phase() == "play" and len(m.play.laid) >= 3):
+            _turn(s)
+        held = (solo.held(m, 0), solo.held(m, 1), solo.crib(m), m.starter, m.count)
+        _power_cut(s)  # the journal replayed; the seed given back by the key beside it
+        m = s.app.match
+        s.wait(20)
+        assert (solo.held(m, 0), solo.held(m, 1), solo.crib(m), m.starter, m.count) == held
+        while m.deal_no == 1:
+            _turn(s)
+        assert m.phase() == "starter" and solo.thrown(m)[0] == []
+    finally:
+        s.close()
+
+
+def test_a_board_that_lost_its_key_says_so_and_moves_nothing():
+    s = _solo()
+    try:
+        s.wait(PAUSE)
+        path = s.app.journal.path
+        os.remove(path[: path.rfind("/") + 1] + KEY)
+        _power_cut(s)
+        m = s.app.match
+        count = m.count
+        s.wait(3 * PAUSE)
+        assert "No solo key:" in s.screen() and m.count == count
+    finally:
+        s.close()
+
+
+def test_an_ordinary_match_after_one_against_the_board():
+    s = _solo()
+    try:
+        s.wait(2 * PAUSE)
+        s.app.settings.set("solo", 0)
+        _new_match(s)
+        m = s.app.match
+        assert "solo" not in m.setup and m.phase() == "cut"
+        s.keys("4 H T D OK")  # the cut, keyed as ever
+        assert m.dealer == 0
+        s.wait(2 * PAUSE)
+        assert m.count == 1
+        assert events.to_line(m.setup).find("solo") < 0
+    finally:
+        s.close()
