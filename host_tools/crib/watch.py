@@ -125,6 +125,10 @@ def _describe(ev, names):
         return "%s go" % who("p")
     if t == "fix":
         return "%s fix %+d" % (who("s"), ev.get("n", 0))
+    if t == "throw":  # against the board: places in the hand, never the cards
+        return "%s throws to the crib" % who("p")
+    if t == "seed":
+        return "the game's seed %d" % ev["n"]
     if t == "name":  # by number: the names shown are already the new ones
         return "player %d is %s" % (ev["s"] + 1, ev["name"])
     return str(t)

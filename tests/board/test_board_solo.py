@@ -46,7 +46,10 @@ def _turn(s):
     if m.match_over and solo.told(m):
         return False
     if solo.due(m):
-        s.wait(PAUSE)
+        if m.phase() == "show" and s.app.controller.message:
+            s.press("OK")  # the count read: on to the next
+        else:
+            s.wait(PAUSE)
         return True
     phase = m.phase()
     if phase == "starter":
@@ -169,5 +172,22 @@ def test_an_ordinary_match_after_one_against_the_board():
         s.wait(2 * PAUSE)
         assert m.count == 1
         assert events.to_line(m.setup).find("solo") < 0
+    finally:
+        s.close()
+
+
+def test_the_board_counts_each_hand_and_waits_while_it_is_read():
+    s = _solo()
+    try:
+        m = s.app.match
+        while m.phase() != "show" or not m.shown:
+            _turn(s)
+        shown = m.shown
+        assert s.app.controller.message and m.names[m.last_show[0]] in s.screen()  # the count shown
+        s.wait(3 * PAUSE)
+        assert m.shown == shown  # the next count waits for the player
+        s.press("OK")
+        s.wait(PAUSE)
+        assert m.shown == shown + 1 and s.app.controller.message
     finally:
         s.close()

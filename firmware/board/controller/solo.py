@@ -97,6 +97,8 @@ class Solo:
             solo.register(m.setup["solo"], solo.unseal(m.setup["solo"], k))
         if self.lost or c.pending is not None or c.menu >= 0:
             return False
+        if c.message and m.phase() == "show":
+            return False  # a count being read: the next waits for a key (or the message to fade)
         if not solo.due(m):
             self.t = None
             return False
@@ -137,6 +139,8 @@ class Solo:
             self.news = news
             if m.game_over:
                 c.say(*news)  # the winning point: who won, at once
+            else:
+                c.say()  # a message standing ("new match: done") gives way: the rows say it
 
     # ---- the player's keys ----------------------------------------------------------------------
 
@@ -161,6 +165,8 @@ class Solo:
                 self._throw(c, m)
             elif mine and phase == "show":
                 self._claim(c, m)
+            elif phase == "show":
+                pass  # the count read (the key cleared it): the board counts the next
             else:
                 c.say("The board", "is to move")
             return
