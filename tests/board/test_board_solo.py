@@ -191,3 +191,23 @@ def test_the_board_counts_each_hand_and_waits_while_it_is_read():
         assert m.shown == shown + 1 and s.app.controller.message
     finally:
         s.close()
+
+
+def test_a_boot_from_the_checkpoint_resumes_the_deal_against_the_board():
+    s = _solo(level=3)
+    try:
+        m = s.app.match
+        while not (m.deal_no >= 3 and m.phase() == "play" and len(m.play.laid) >= 2):
+            _turn(s)
+        s.wait(500)  # a calm pass writes the boot checkpoint (every 25 records)
+        assert s.app.book.kept >= 25  # written on the way, at a calm pass
+        held = (solo.held(m, 0), solo.held(m, 1), solo.crib(m), m.starter, m.count, list(m.front))
+        _power_cut(s)
+        m = s.app.match
+        assert s.app.book.kept >= 25  # the boot replayed from its checkpoint, not the whole journal
+        assert (solo.held(m, 0), solo.held(m, 1), solo.crib(m), m.starter, m.count, list(m.front)) == held
+        while m.deal_no == 3:
+            _turn(s)
+        assert m.deal_no == 4 or m.game_over
+    finally:
+        s.close()
