@@ -134,7 +134,7 @@ class Solo:
         elif t == "muggins":
             c.say("%s: muggins" % m.names[solo.BOARD], "+%d" % done["n"])
         elif t == "seed":
-            c.say("Game's seed:", str(done["n"]))  # (crib sync checks the game's deals with it)
+            c.say("Game's seed:", str(done["n"]))  # (with it a laptop can check the game's deals)
         if news is not None:
             self.news = news
             if m.game_over:
