@@ -140,7 +140,13 @@ def dealt(m):
     g = game_seed(m)
     if g is None or m.dealer is None:
         return None
-    return deal(_seed_of(g, m.deal_no), m.form, m.dealer)
+    return deal_of(g, m.deal_no, m.form, m.dealer)
+
+
+def deal_of(game_seed, deal_no, form, dealer):
+    """(hands, crib, starter) of deal `deal_no` of the game whose seed is `game_seed` (a revealed
+    one: the laptop deals a finished game again), `dealer` the player who dealt it."""
+    return deal(_seed_of(game_seed, deal_no), form, dealer)
 
 
 def _records(m):

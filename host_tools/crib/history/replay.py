@@ -3,6 +3,7 @@ import json
 
 from crib.history.coach import discard_of
 from crib.store import db
+from cribbage import solo
 from cribbage.cards import format_card, format_cards
 from cribbage.errors import CribError
 from cribbage.game import Match
@@ -20,6 +21,7 @@ class Game:
         self.form = match.form
         self.target = match.target
         self.names = list(match.names)
+        self.solo = match.setup["solo"][0] if "solo" in match.setup else ""  # against the board: its level
         self.final = [0] * match.sides
         self.winner = None
         self.skunk = [""] * match.sides
@@ -154,6 +156,8 @@ def _coach(m, ev, dealt, discards):
     discard between them, against the best. (Partners: a side has two hands, no discard is known.)
     -> (key, what dealt held there before, the discard added or None) for _uncoach, or None."""
     t = ev.get("t")
+    if "solo" in m.setup:
+        return _coach_solo(m, ev, dealt, discards)
     if t == "advice" and m.dealer is not None:
         p = ev["p"]
         key = (m.game_no, m.deal_no, p)
@@ -169,6 +173,24 @@ def _coach(m, ev, dealt, discards):
                 d.update(deal=m.deal_no, side=m.last_show[0], dealt=format_cards(got[0]))
                 discards.setdefault(m.game_no, []).append(d)
             return key, got, d
+    return None
+
+
+def _coach_solo(m, ev, dealt, discards):
+    """The coach against the board: the player's hand at each show is kept until the game's seed is
+    told (its end), which deals each deal of the game again: the discard from the cards dealt. (No
+    undo against the board: nothing to take back.)"""
+    t = ev.get("t")
+    if t == "show" and m.last_show is not None and m.last_show[1] == "hand" and m.last_show[0] == 0:
+        dealt[(m.game_no, m.deal_no, 0)] = (list(m.last_show[2]), m.dealer)
+    elif t == "seed" and type(ev.get("n")) is int:
+        for key in sorted(k for k in dealt if k[0] == m.game_no):
+            hand, dealer = dealt.pop(key)
+            cards = list(solo.deal_of(ev["n"], key[1], m.form, dealer)[0][0])
+            d = discard_of(m.form, cards, hand, dealer == 0)
+            if d is not None:
+                d.update(deal=key[1], side=0, dealt=format_cards(cards))
+                discards.setdefault(m.game_no, []).append(d)
     return None
 
 

@@ -273,8 +273,9 @@ def head_to_head(con, board=None):
 def best_hands(con, n=10, board=None):
     """The n best hands and cribs keyed as cards, by full count: name, kind, points, cards, game."""
     out = []
+    shown = {g["id"]: g["names"] for g in db.games(con, board)}  # the board named as the board
     for r in db.keyed_shows(con, board):
-        names = json.loads(r["names"])
+        names = shown.get(r["game"]) or json.loads(r["names"])
         row = {"items": json.loads(r["items"] or "[]"), "points": r["points"]}
         out.append(
             {

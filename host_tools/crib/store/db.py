@@ -210,13 +210,13 @@ def store_games(con, board, games, since=0):
         for g in games:
             con.execute(
                 "INSERT INTO games(board, first_seq, last_seq, match_no, game_no, form, target, names, final,"
-                "winner, skunk, over, deals, flagged, flag) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) "
+                "winner, skunk, over, deals, flagged, flag, solo) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) "
                 "ON CONFLICT(board, first_seq) DO UPDATE SET last_seq=excluded.last_seq, "
                 "match_no=excluded.match_no, game_no=excluded.game_no, form=excluded.form, "
                 "target=excluded.target, names=excluded.names, final=excluded.final, winner=excluded.winner, "
                 "skunk=excluded.skunk, over=excluded.over, deals=excluded.deals, flagged=excluded.flagged, "
-                "flag=excluded.flag",
+                "flag=excluded.flag, solo=excluded.solo",
                 (
                     board,
                     g.first_seq,
@@ -233,6 +233,7 @@ def store_games(con, board, games, since=0):
                     g.deals,
                     int(bool(g.flags)),
                     "\n".join(g.flags),
+                    g.solo,
                 ),
             )
             key = (board, g.first_seq)
@@ -285,8 +286,21 @@ def orphans(con, board):
     return [r[0] for r in cur]
 
 
+BOARD_SIDE = "the board (%s)"  # the board's side in a game against it, at its level, in every view
+
+
+def side_names(names, solo):
+    """A game's side names as the views show them: in a game against the board (`solo`: its level),
+    the board's side (cribbage.solo.BOARD) is the board, whatever its set-up calls it."""
+    out = list(names)
+    if solo:
+        out[1] = BOARD_SIDE % solo
+    return out
+
+
 def games(con, board=None):
-    """Game rows, oldest first, names/final/skunk decoded."""
+    """Game rows, oldest first, names/final/skunk decoded; a game against the board names its side
+    as the board (side_names)."""
     if board:
         rows = con.execute("SELECT * FROM games WHERE board=$1 ORDER BY board, first_seq", (board,))
     else:
@@ -296,6 +310,8 @@ def games(con, board=None):
         d = dict(r)
         for k in ("names", "final", "skunk"):
             d[k] = json.loads(d[k])
+        d.setdefault("solo", "")  # a history of an older crib, read without migrating it
+        d["names"] = side_names(d["names"], d["solo"])
         out.append(d)
     return out
 

@@ -1,7 +1,7 @@
 # The history's tables, one statement each as both drivers take it, spelt per driver only where
 # SQLite and PostgreSQL differ; the version this crib reads.
 
-VERSION = 2
+VERSION = 3
 
 # Every CREATE may run again over a half-made history (IF NOT EXISTS): an older crib created the
 # tables one commit at a time, so a kill could leave some of them without the version.
@@ -80,6 +80,9 @@ _QUARANTINE = """CREATE TABLE IF NOT EXISTS quarantine (
     UNIQUE (board, file, at)
 )"""
 
+# A game against the board keeps the board's level (cribbage/solo.py); '' for a game between players.
+_GAMES_SOLO = "ALTER TABLE games ADD COLUMN solo TEXT NOT NULL DEFAULT ''"
+
 # Each version's statements, for each driver: they bring a history of the version before to it.
 STEPS = {
     "sqlite": {
@@ -91,6 +94,7 @@ STEPS = {
             _SCORES_BY_GAME,
         ),
         2: (_SERVED_AGAIN, _QUARANTINE),
+        3: (_GAMES_SOLO,),
     },
     "postgresql": {
         1: (
@@ -102,6 +106,7 @@ STEPS = {
             _SCORES_BY_GAME,
         ),
         2: (_SERVED_AGAIN, _QUARANTINE),
+        3: (_GAMES_SOLO,),
     },
 }
 
