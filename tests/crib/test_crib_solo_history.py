@@ -118,3 +118,35 @@ def test_an_older_history_gets_the_level_column_and_keeps_its_games(tmp_path):
     con = db.connect(path)  # a writer migrates it
     assert con.execute("PRAGMA user_version").fetchone()[0] == schema.VERSION == 3
     assert [(g["names"], g["solo"]) for g in db.games(con)] == [(["Ann", "Bob"], "")]
+
+
+def _as_a_laptop():
+    # This process dealt the matches (soloplay seals and registers each seed, as the board does): a
+    # laptop knows none of them but what the journal's seed events reveal.
+    solo._seeds.clear()
+    solo._games.clear()
+
+
+def test_the_replay_checks_every_deal_against_the_revealed_seeds(tmp_path):
+    # A starter changed on the laptop's copy of the journal: each game's seed, revealed at its end,
+    # deals the game again, and the replay refuses the starter that is not the deal's.
+    j, done = _journal_of((7, "top"))
+    m, evs = done[0]
+    at = [i for i, ev in enumerate(evs) if ev["t"] == "starter"][3]  # a starter in game 1 or 2
+    forged = dict(evs[at], c=(evs[at]["c"] + 1) % 52)
+    lines = [to_line(m.setup)] + [to_line(forged if i == at else ev) for i, ev in enumerate(evs)]
+    j2 = journal()
+    for line in lines:
+        j2.append(line)
+    con = db.connect(str(tmp_path / "h.sqlite3"))
+    sync(LinkClient(FakePort(Link(j2, None, board_id="ab12", firmware="t", form="six")), timeout=0.5), con)
+    _as_a_laptop()
+    games, _orphans, _last = rebuild(con, "ab12")
+    seq = at + 2  # the set-up is seq 1
+    flagged = [g for g in games if g.flags]
+    assert len(flagged) == 1 and flagged[0].first_seq <= seq <= flagged[0].last_seq
+    assert any(("seq %d" % seq) in f and "starter" in f for f in flagged[0].flags), flagged[0].flags
+    con = _synced(tmp_path / "clean", (7, "top"))[0]
+    _as_a_laptop()
+    clean, _o, _l = rebuild(con, "ab12")
+    assert not any(g.flags for g in clean)  # the same match unforged replays clean, every deal checked

@@ -76,6 +76,20 @@ def _apply(m, seq, ev, flags):
     return True
 
 
+def _tell_seeds(setup_solo, items):
+    """Against the board: tell the core each game's seed its seed event reveals, before the replay, so
+    that the replay checks every deal of those games against the cards the seed deals (a starter, a
+    lay or a show not the deal's is refused and flagged). A game whose seed is not told yet (still
+    being played) replays blind, as the board's own boot does."""
+    game_no = 1
+    for _seq, ev in items[1:]:
+        t = ev.get("t") if isinstance(ev, dict) else None
+        if t == "game":
+            game_no += 1
+        elif t == "seed" and type(ev.get("n")) is int:
+            solo.revealed(setup_solo, game_no, ev["n"])
+
+
 def replay_match(board, match_no, items):
     """Games of one match from its [(seq, event)], the set-up first. Returns (games, match or None)."""
     seq0, setup = items[0]
@@ -86,6 +100,8 @@ def replay_match(board, match_no, items):
         g.flags.append("seq %d: the set-up is refused by the core: %s" % (seq0, e))
         g.last_seq = items[-1][0]
         return [g], None
+    if "solo" in m.setup:
+        _tell_seeds(m.setup["solo"], items)
     stack = []  # events in force: undo pops the last one, as the core does
     flags = {}  # game_no -> reasons
     deal_info = {}  # game_no -> {deal_no: (dealer side, starter)}
