@@ -12,6 +12,9 @@ keeps its littlefs, and boots copies of it:
   --games N extrapolates the 18,000 from its rate, which overstates it: a sync's fixed costs);
 - a full LED frame: render.Render.update with a peg moved, and the hand-off to PIO + DMA;
 - show_total / score_show on the 29 hand;
+- against the board at the top level, a seeded three-game match (the player's side tests/support/soloplay.py):
+  each of the board's decisions (solo.next_move: its throw, its lays and goes), the time its code takes
+  to load and the heap its code and the match hold;
 - a hole tapped to its lit frame on the wire (debounce included): the tap's device time to the end of
   the frame that lights it, as the emulator decodes the data pin.
 
@@ -21,8 +24,9 @@ XIP cache misses; see ../shared/rp2emu/README.md).
 
     python -m bench.device [--games N]   (N games in the sync history, default 100: ~5 s of device time,
                                           a few minutes of wall time, most of it the emulated boot)
-    python -m bench.device --only sync|frame|boot [--games N]   (the sync, the LED frame or the boots: for
-                                          measuring one change before and after, minutes not tens)
+    python -m bench.device --only sync|frame|solo|boot [--games N]   (the sync, the LED frame, the board's
+                                          decisions against the board or the boots: for measuring one
+                                          change before and after, minutes not tens)
 """
 
 import json
@@ -187,8 +191,39 @@ def tap_latency(image):
     return got
 
 
+def with_player(image):
+    """The image with the player's side of a solo match beside the firmware (tests/support/soloplay.py,
+    which mp_device.py's solo bench plays against the board's top level)."""
+    with open(os.path.join(_ROOT, "tests", "support", "soloplay.py"), "rb") as f:
+        return emupico.with_files(image, os.path.join(WORK, "player.img"), {"soloplay.py": f.read()})
+
+
+def solo_figures(code):
+    """The solo bench's figures in ms: (throw median, worst, n, lay median, worst, n, load, code KB,
+    match KB); the throws and lays come sorted."""
+    t, lay = code["solo_throw_us"], code["solo_lay_us"]
+    return (
+        t[len(t) // 2] / 1000,
+        t[-1] / 1000,
+        len(t),
+        lay[len(lay) // 2] / 1000,
+        lay[-1] / 1000,
+        len(lay),
+        code["solo_load_us"] / 1000,
+        code["solo_code"] / 1024,
+        code["solo_match"] / 1024,
+    )
+
+
+SOLO_LINE = (
+    "against the board, top level, 3 games: the board's throw median %.1f ms, worst %.1f ms (%d throws; goal"
+    " <= 300 ms); its lay or go median %.1f ms, worst %.1f ms (%d; goal <= 100 ms); its code loaded in"
+    " %.1f ms, holding %.1f KB; the match at its fullest %.1f KB"
+)
+
+
 def on_pico(image):
-    with emupico.Pico(WORK, "code", load_fs=image) as pico:
+    with emupico.Pico(WORK, "code", load_fs=with_player(image)) as pico:
         pico.first_lit()
         pico.stamped("heap:")  # booted: mpremote interrupts the app, not its boot
         done = emupico.mpremote(pico.url, "run", os.path.join(_ROOT, "bench", "mp_device.py"), timeout=1200)
@@ -264,6 +299,8 @@ def quick(only, image, games):
                 code["menu_load_us"] / 1000,
             )
         )
+    elif only == "solo":
+        print(SOLO_LINE % solo_figures(on_pico(image)))
     elif only == "boot":
         lines600 = scripted(600)
         img600 = emupico.with_journal(image, os.path.join(WORK, "j600c.img"), lines600, WORK, CHECKPOINT)
@@ -289,7 +326,7 @@ def quick(only, image, games):
             % (GOALS["lit"], GOALS["boot600"], GOALS["heap"])
         )
     else:
-        raise SystemExit("--only sync, frame or boot")
+        raise SystemExit("--only sync, frame, solo or boot")
     return 0
 
 
@@ -476,6 +513,7 @@ def main(argv):
             "  heap free after boot, 600 events, advice on: %.1f KB (first lit %.0f ms), goal >= %g KB: %s"
             % (heapa / 1024, lita, GOALS["heap"], "MET" if heapa / 1024 >= GOALS["heap"] else "MISSED")
         )
+    out.append("  " + SOLO_LINE % solo_figures(code))
     row("show_total, a hand", code["show_total_us"], unix["show_total_us"], "us")
     row("score_show, a hand", code["score_show_us"] / 1000, unix["score_show_us"] / 1000, "ms")
     out.append(

@@ -179,6 +179,50 @@ def bench_boot_unix(journals, out):
         out["boot_app_%s_us" % name] = best
 
 
+def bench_solo(out, seed=1):
+    """Against the board at the top level: the board's decisions (solo.next_move: its throw and each of
+    its lays or goes) over a seeded match of three games, the player's side the beginner's choices
+    (tests/support/soloplay.py: on the Pico, copied beside the firmware by device.py); the time the
+    top level's code takes to load and the heap it and a match in play hold."""
+    from board import app  # noqa: F401 (what the board has loaded at boot: not the solo game's own)
+
+    gc.collect()
+    free0 = gc.mem_free()
+    t0 = time.ticks_us()
+    # its code: the board's plug-in (loaded when a match against the board is in force), the core's
+    # solo match, the top level (the opponent, the advice it throws by, their tables)
+    from board.controller import solo as board_solo  # noqa: F401
+    from cribbage import advice, opponent, opponent_top, solo  # noqa: F401
+
+    out["solo_load_us"] = time.ticks_diff(time.ticks_us(), t0)
+    gc.collect()
+    out["solo_code"] = free0 - gc.mem_free()
+    import soloplay  # the player's side (not the board's code)
+
+    m = soloplay.new_match(seed, level="top", games=3, fmt="games")
+    gc.collect()
+    free0 = gc.mem_free()  # from here: the match's own state
+    throws, lays = [], []
+    least = free0
+    while not (m.match_over and solo.told(m)):
+        t0 = time.ticks_us()
+        ev = solo.next_move(m)
+        us = time.ticks_diff(time.ticks_us(), t0)
+        if ev is None:
+            ev = soloplay.player_move(m)
+        elif ev.get("p") == solo.BOARD and ev["t"] == "throw":
+            throws.append(us)
+        elif ev.get("p") == solo.BOARD and ev["t"] in ("lay", "go"):
+            lays.append(us)
+        m.apply(ev)
+        if ev["t"] == "deal":  # a calm point, as the app's: what the game holds, its garbage gone
+            gc.collect()
+            least = min(least, gc.mem_free())
+    out["solo_throw_us"] = sorted(throws)
+    out["solo_lay_us"] = sorted(lays)
+    out["solo_match"] = free0 - least  # the match at its fullest calm point (a new deal)
+
+
 def main():
     out = {"platform": sys.platform}
     if not PICO:
@@ -186,6 +230,7 @@ def main():
     b = load_board()
     bench_render(b, out)
     bench_shows(out)
+    bench_solo(out)  # before the advice's bench, which loads the advice the top level loads with it
     bench_advice(b, out)
     print(json.dumps(out))
 
