@@ -4,6 +4,7 @@ import sys
 
 from test_journal import _read, _remove_tree, _tmpdir, _write
 
+from board import store
 from board.store import journal as J
 from board.store import salvage
 from cribbage.journal import record
@@ -24,30 +25,31 @@ def _open(data):
     try:
         path = d + "/journal.log"
         _write(path, data)
-        sys.modules.pop(SALVAGE, None)
+        J._drop()  # as on a board that never loaded it (this file imported it)
         loaded = []
-        real = J._salvage
+        real = J._drop
 
-        def spy():
-            loaded.append(1)
-            return real()
+        def spy():  # open() drops salvage.py when it is done: was it loaded by then?
+            loaded.append(SALVAGE in sys.modules)
+            real()
 
-        J._salvage = spy
+        J._drop = spy
         got = []
         try:
             j = J.Journal(path)
             j.open(got.append)
             j.close()
         finally:
-            J._salvage = real
+            J._drop = real
         try:
             bad = _read(path + ".bad")
         except OSError:
             bad = None
-        return got, bool(loaded), SALVAGE in sys.modules, bad
+        return got, any(loaded), SALVAGE in sys.modules, bad
     finally:
         _remove_tree(d)
         sys.modules[SALVAGE] = salvage  # as this file's import left it, for the tests after
+        store.salvage = salvage
 
 
 def test_a_good_journal_opens_without_loading_salvage():

@@ -350,10 +350,14 @@ class Journal:
                     why = "journal schema version %d" % head if isinstance(head, int) else head
                     self.locked = report.locked = "%s: %s: update the firmware" % (self.path, why)
                     return report
-                _salvage().restore(self, head, mark, report)
+                from board.store import salvage  # a header it cannot read: salvage.py's work
+
+                salvage.restore(self, head, mark, report)
             expected, high, kept, end = got
             if out or version != VERSION:
-                end = _salvage().set_aside(self, out, first, fold, body, end, report)
+                from board.store import salvage
+
+                end = salvage.set_aside(self, out, first, fold, body, end, report)
             report.kept = self._count = kept
             n = max(expected, high + 1, mark + 1)
             if mark > high and mark >= first and mark - high > report.dropped - report.tail_valid:
@@ -391,8 +395,9 @@ class Journal:
         expected, pos, kept, why, end = replay(f, expected, fold, pos, apply, self._marks, kept)
         if not why and pos >= size:
             return expected, expected - 1, kept, pos
-        got = _salvage().rest(self, f, (expected, pos, kept, why, end), fold, size, apply, out, mark, report)
-        return got
+        from board.store import salvage  # loaded only now, for a file replay() cannot take whole
+
+        return salvage.rest(self, f, (expected, pos, kept, why, end), fold, size, apply, out, mark, report)
 
     # ---- writing --------------------------------------------------------------------------------
 
@@ -560,7 +565,9 @@ class Journal:
         """The set-aside files ([(path, size)]), or up to n bytes of the one named from byte at:
         salvage.aside, loaded for the call (the link pages through them, rarely)."""
         try:
-            return _salvage().aside(self, name, at, n)
+            from board.store import salvage
+
+            return salvage.aside(self, name, at, n)
         finally:
             _drop()
 
@@ -602,15 +609,9 @@ def _insert(f, first, payloads, marks, size, count):
     return n, size
 
 
-def _salvage():
-    """salvage.py: the code for a damaged journal, loaded only when one is met (_drop drops it)."""
-    from board.store import salvage
-
-    return salvage
-
-
 def _drop():
-    """Drop salvage.py once its work is done: its code goes back to the heap at the next gc."""
+    """Drop salvage.py (the code for a damaged journal, imported where its work is due) once its work is
+    done: its code goes back to the heap at the next gc."""
     sys.modules.pop("board.store.salvage", None)
     store = sys.modules.get("board.store")
     if store is not None and hasattr(store, "salvage"):
