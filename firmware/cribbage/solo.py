@@ -212,19 +212,16 @@ def crib(m, d=None):
 
 def validate(m, ev, t, entry, trusted, dry):
     """The record of ev in solo match m, as checks.validate answers, or CribError."""
-    mine = _OWN.get(t) if type(t) is str else None
-    if mine is None:
-        if entry is None:
-            if type(t) is not str:
-                raise CribError("an event is a dict with a text 't', not %r" % (ev,))
-            raise CribError("unknown event %r" % (t,))
-        mine = _WRAPS.get(t)
-        if mine is None:
-            raise CribError("%s: not against the board" % t)
+    if t == "throw" or t == "seed":
+        keys = ("p", "i") if t == "throw" else ("n",)
+    elif entry is None:
+        if type(t) is not str:
+            raise CribError("an event is a dict with a text 't', not %r" % (ev,))
+        raise CribError("unknown event %r" % (t,))
+    elif t in _USUAL:
         keys = entry[1]
     else:
-        keys = mine[1]
-        mine = mine[0]
+        raise CribError("%s: not against the board" % t)
     if dry and t in _HIDDEN:
         raise CribError("against the board: played on the board")
     if not trusted:
@@ -233,20 +230,61 @@ def validate(m, ev, t, entry, trusted, dry):
                 raise CribError("a %s event takes no %r" % (t, k))
     if m.match_over and t != "seed":
         raise CribError("the match is over: start a new match")
-    if mine is _usual:
-        return entry[0](m, ev, trusted, dry)
-    return mine(m, ev, trusted, dry)
-
-
-def _usual(m, ev, trusted, dry):
-    pass  # (a mark: the usual check, as it is)
+    if t == "throw":
+        return _throw(m, ev)
+    if t == "seed":
+        return _seed(m, ev)
+    rec = entry[0](m, ev, trusted, dry)
+    why = None if trusted else _not_dealt(m, t, rec)
+    if why is not None:
+        raise CribError(why)
+    return rec
 
 
 def _name(m, p):
     return m.names[p % m.sides]
 
 
-def _throw(m, ev, trusted, dry):
+def _not_dealt(m, t, rec):
+    # Why the record the usual check made of a t event cannot be in this deal (worded without a
+    # hidden card), or None: the cards are checked when m is told the seed.
+    if t == "dealer":
+        g = game_seed(m)
+        if g is not None and rec[1] != _seed_of(g, 0) % m.players:
+            return "the board cut: %s deals" % _name(m, _seed_of(g, 0) % m.players)
+    elif t == "deal":
+        if m.phase() != "deal":
+            return "the hands and the crib count first"
+    elif t == "game":
+        if not told(m):
+            return "the game's seed is told first"
+    elif t == "starter":
+        for places in thrown(m):
+            if not places:
+                return "the crib first: two cards each"
+        d = dealt(m)
+        if d is not None and rec[1] != d[2]:
+            return "not this deal's starter"
+    elif t == "lay" or t == "go" or t == "show":
+        d = dealt(m)
+        if d is None:
+            return None
+        if t == "show":
+            cards = crib(m, d) if rec[2] else kept(m, m.next_shower(), d)
+            if sorted(rec[5:]) != sorted(cards or ()):
+                return "not the cards of this %s" % ("crib" if rec[2] else "hand")
+            return None
+        cards = held(m, rec[1], d) or []
+        if t == "lay" and rec[2] not in cards:
+            return "%s is not in %s's hand" % (format_card(rec[2]), _name(m, rec[1]))
+        if t == "go":
+            for c in cards:
+                if m.play.count + pip(c) <= 31:
+                    return "%s can lay a card: no go" % _name(m, rec[1])
+    return None
+
+
+def _throw(m, ev):
     checks._in_game(m)
     if m.starter is not None or m.shown:
         raise CribError("the crib is thrown before the starter")
@@ -265,7 +303,7 @@ def _throw(m, ev, trusted, dry):
     return bytes([_SOLO, p, 2] + sorted(places))
 
 
-def _seed(m, ev, trusted, dry):
+def _seed(m, ev):
     if m._d < 0 or not m.game_over:
         raise CribError("a game's seed is told once the game is over")
     if told(m):
@@ -277,84 +315,9 @@ def _seed(m, ev, trusted, dry):
     return bytes((_SOLO, _NONE, 4, n >> 24, n >> 16 & 255, n >> 8 & 255, n & 255))
 
 
-def _lay(m, ev, trusted, dry):
-    rec = checks._lay(m, ev, trusted, dry)
-    if not trusted:
-        cards = held(m, rec[1])
-        if cards is not None and rec[2] not in cards:
-            raise CribError("%s is not in %s's hand" % (format_card(rec[2]), _name(m, rec[1])))
-    return rec
-
-
-def _go(m, ev, trusted, dry):
-    rec = checks._go(m, ev, trusted, dry)
-    if not trusted:
-        cards = held(m, rec[1])
-        count = m.play.count
-        for c in cards or ():
-            if count + pip(c) <= 31:
-                raise CribError("%s can lay a card: no go" % _name(m, rec[1]))
-    return rec
-
-
-def _starter(m, ev, trusted, dry):
-    rec = checks._starter(m, ev, trusted, dry)
-    if not trusted:
-        for places in thrown(m):
-            if not places:
-                raise CribError("the crib first: two cards each")
-        d = dealt(m)
-        if d is not None and rec[1] != d[2]:
-            raise CribError("not this deal's starter")
-    return rec
-
-
-def _show(m, ev, trusted, dry):
-    rec = checks._show(m, ev, trusted, dry)
-    if not trusted:
-        d = dealt(m)
-        if d is not None:
-            cards = crib(m, d) if rec[2] else kept(m, m.next_shower(), d)
-            if sorted(rec[5:]) != sorted(cards or ()):
-                raise CribError("not the cards of this %s" % ("crib" if rec[2] else "hand"))
-    return rec
-
-
-def _dealer(m, ev, trusted, dry):
-    rec = checks._dealer(m, ev, trusted, dry)
-    g = game_seed(m)
-    if not trusted and g is not None and rec[1] != _seed_of(g, 0) % m.players:
-        raise CribError("the board cut: %s deals" % _name(m, _seed_of(g, 0) % m.players))
-    return rec
-
-
-def _deal(m, ev, trusted, dry):
-    rec = checks._deal(m, ev, trusted, dry)
-    if not trusted and m.phase() != "deal":
-        raise CribError("the hands and the crib count first")
-    return rec
-
-
-def _game(m, ev, trusted, dry):
-    rec = checks._game(m, ev, trusted, dry)
-    if not trusted and not told(m):
-        raise CribError("the game's seed is told first")
-    return rec
-
-
-_OWN = {"throw": (_throw, ("p", "i")), "seed": (_seed, ("n",))}
-_WRAPS = {
-    "lay": _lay,
-    "go": _go,
-    "show": _show,
-    "starter": _starter,
-    "dealer": _dealer,
-    "deal": _deal,
-    "game": _game,
-    "muggins": _usual,
-    "name": _usual,
-    "end": _usual,
-}
+# The usual events, checked as in any match and then against the deal; those a check (a laptop's
+# proposal) never answers.
+_USUAL = ("lay", "go", "show", "starter", "dealer", "deal", "game", "muggins", "name", "end")
 _HIDDEN = ("throw", "seed", "lay", "go", "show", "starter", "dealer")
 
 
