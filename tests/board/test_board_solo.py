@@ -211,3 +211,15 @@ def test_a_boot_from_the_checkpoint_resumes_the_deal_against_the_board():
         assert m.deal_no == 4 or m.game_over
     finally:
         s.close()
+
+
+def test_a_form_the_board_does_not_play_is_refused_and_the_match_stays():
+    s = Scenario(solo=1, form="three")
+    try:
+        before = s.app.match.setup
+        _new_match(s)
+        assert "against the" in s.screen() and "board: the" in s.screen()
+        assert s.app.match.setup is before and "solo" not in s.app.match.setup
+        assert s.app.controller.advising is None  # nothing of the solo game loaded into the controller
+    finally:
+        s.close()
