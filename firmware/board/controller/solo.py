@@ -21,15 +21,11 @@ KEY = "solo.key"  # beside the journal: the board's sealing key (16 bytes)
 PAUSE_MS = 900  # the board waits this long before each of its moves, so the last one can be read
 
 
-def _path(c):
-    j = c.book.journal.path
-    return j[: j.rfind("/") + 1] + KEY
-
-
 def key(c, make=False):
     """The board's sealing key read from flash, or None; with make, one made (os.urandom) and written
     when there is none (a temp file renamed: a power cut leaves none or the whole key)."""
-    path = _path(c)
+    path = c.book.journal.path
+    path = path[: path.rfind("/") + 1] + KEY
     try:
         with open(path, "rb") as f:
             k = f.read()
@@ -55,10 +51,6 @@ def setup_of(c, setup):
 
 def start(c):
     return Solo()
-
-
-def _you(m):
-    return m.names[0]
 
 
 class Solo:
@@ -267,7 +259,7 @@ class Solo:
             body = self.news[:2] + ["%d: " % play.count + display.cards_text(now) if now else "count 0"]
             body.append("hand " + display.cards_text(held))
             if mine:
-                hint = "%s lays: a card" % _you(m)
+                hint = "%s lays: a card" % m.names[0]
         elif phase == "show" and mine:
             side, kind = m.next_show()
             body = ["your %s? digits" % kind, "OK alone: count"]
