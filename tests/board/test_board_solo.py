@@ -1,6 +1,7 @@
 # Runs on CPython (pytest) and on MicroPython (tests/mp_runner.py).
 # Against the board on the board: chosen in the menu, played on the keypad, the board's moves on its own.
 import os
+import sys
 
 from scenario import Scenario
 
@@ -222,4 +223,44 @@ def test_a_form_the_board_does_not_play_is_refused_and_the_match_stays():
         assert s.app.match.setup is before and "solo" not in s.app.match.setup
         assert s.app.controller.advising is None  # nothing of the solo game loaded into the controller
     finally:
+        s.close()
+
+
+class _NoRoom:
+    """Stands for the opponent's module in sys.modules: its code runs out of heap."""
+
+    def __getattr__(self, name):
+        raise MemoryError
+
+
+def test_a_board_with_no_room_for_its_opponent_says_so_and_changes_nothing():
+    import cribbage
+
+    was = sys.modules.get("cribbage.opponent")
+    had = getattr(cribbage, "opponent", None)
+    if had is not None:
+        delattr(cribbage, "opponent")
+    sys.modules["cribbage.opponent"] = _NoRoom()
+    s = _solo()
+    try:
+        m = s.app.match
+        s.wait(3 * PAUSE)  # the board cuts (no opponent needed), then cannot throw
+        assert m.dealer is not None and not solo.thrown(m)[1]
+        assert "Out of memory:" in s.screen() and "the board cannot" in s.screen()
+        count = m.count
+        s.wait(3 * PAUSE)
+        assert m.count == count
+        if was is not None:
+            sys.modules["cribbage.opponent"] = was
+        else:
+            del sys.modules["cribbage.opponent"]
+        s.wait(3 * PAUSE)  # room again: the board throws
+        assert solo.thrown(m)[1]
+    finally:
+        if was is not None:
+            sys.modules["cribbage.opponent"] = was
+        elif "cribbage.opponent" in sys.modules and isinstance(sys.modules["cribbage.opponent"], _NoRoom):
+            del sys.modules["cribbage.opponent"]
+        if had is not None:
+            cribbage.opponent = had
         s.close()

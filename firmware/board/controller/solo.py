@@ -101,7 +101,12 @@ class Solo:
             return False
         self.t = None
         count = m.play.count if m.play is not None else 0
-        ev = solo.next_move(m)
+        try:
+            ev = solo.next_move(m)  # the opponent's code and tables load with its first decision
+        except MemoryError:
+            self.t = now  # tried again after a pause; nothing changed
+            c.say("Out of memory:", "the board cannot", "move yet")
+            return True
         done = c.commit(ev) if ev is not None else None
         if done is not None:
             self._tell(c, m, done, count)
