@@ -2,7 +2,7 @@
 # The board file: the reference validates, and each kind of mistake is refused naming the field.
 from fakehal import remove_tree, scratch_dir
 
-from board.boarddef import boardcache
+from board.boarddef import boardcache, boardfile
 from board.boarddef.boardfile import KEYS, BoardFileError, load, read
 from check import message, raises
 
@@ -333,9 +333,10 @@ def test_lax_json_is_refused():
 
 
 def test_a_file_too_large_deep_or_long_is_refused_as_such():
-    """A 300 KB string, a huge array or 20,000-deep nesting gave a MemoryError naming nothing."""
+    """A string far past the size checked, a huge array or 20,000-deep nesting gave a MemoryError naming
+    nothing. (Four times the limit: the test's own copy must fit the shared MicroPython run's heap.)"""
     ref = _ref_bytes()
-    big = ref.replace(b'"cribboard reference', b'"' + b"x" * 300000, 1)
+    big = ref.replace(b'"cribboard reference', b'"' + b"x" * (4 * boardfile.MAX_BYTES), 1)
     msg = _file_refused(big)
     assert msg.startswith("board.json: too large to check (") and str(len(big)) in msg, msg
     msg = _file_refused(ref.replace(b'"brightness": 96', b'"brightness": ' + b"[" * 20000 + b"]" * 20000, 1))
@@ -344,7 +345,7 @@ def test_a_file_too_large_deep_or_long_is_refused_as_such():
     assert msg.startswith("board.json: not valid JSON (nested deeper"), msg
 
     def long_name(raw):
-        raw["name"] = "x" * 300000
+        raw["name"] = "x" * (4 * boardfile.MAX_BYTES)
 
     assert _refused(long_name) == "board.json: name: longer than 64 characters"
 

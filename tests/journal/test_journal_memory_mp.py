@@ -54,7 +54,8 @@ def test_a_journal_bigger_than_the_heap_replays_in_64k():
     try:
         lib = d + "/lib"
         os.mkdir(lib)
-        _compile(lib, "board", ["__init__", "journal"])
+        _compile(lib, "board", ["__init__"])
+        _compile(lib, "board/store", ["__init__", "journal", "salvage"])
         _compile(lib, "cribbage", ["__init__", "journal"])  # const and the record line, for the journal
         path = d + "/journal.log"
         j = Journal(path)
@@ -89,7 +90,8 @@ def test_a_three_game_match_journal_replays_into_event_dicts_in_64k():
     try:
         lib = d + "/lib"
         os.mkdir(lib)
-        _compile(lib, "board", ["__init__", "journal"])
+        _compile(lib, "board", ["__init__"])
+        _compile(lib, "board/store", ["__init__", "journal", "salvage"])
         _compile(lib, "cribbage", ["__init__", "cards", "errors", "events", "forms", "journal"])
         path, n = _match_journal(d)
         assert _replay_in_small_heap(lib, path, "events", n) == 0
@@ -109,7 +111,8 @@ def test_a_three_game_match_journal_replays_into_the_game_in_the_games_heap():
     try:
         lib = d + "/lib"
         os.mkdir(lib)
-        _compile(lib, "board", ["__init__", "journal"])
+        _compile(lib, "board", ["__init__"])
+        _compile(lib, "board/store", ["__init__", "journal", "salvage"])
         _compile(lib, "cribbage")
         path, n = _match_journal(d)
         assert _replay_in_small_heap(lib, path, "game", n, GAME_HEAP) == 0
