@@ -103,6 +103,7 @@ class Seat:
         self.share = fairdeal.new_share()
         self.auth = {}
         self.views, self.answers, self.sent, self.limited, self.resent = [], [], 0, 0, 0
+        self.read_limited = 0
 
     async def sit(self):
         got = await self.ok("POST", "/api/tables/%s/join" % self.code, {"name": self.name})
@@ -116,7 +117,14 @@ class Seat:
 
     async def view(self, after=None):
         q = "" if after is None else "?after=%d" % after
-        v = await self.ok("GET", "/api/tables/%s/seat%s" % (self.code, q))
+        for _ in range(400):
+            status, v = await self.ask("GET", "/api/tables/%s/seat%s" % (self.code, q))
+            if status != 429:
+                break
+            self.read_limited += 1  # the seat's read limit: wait, as a client is told to
+            await asyncio.sleep(0.25)
+        if status != 200:
+            raise SystemExit("a view refused: %d %s" % (status, v))
         self.views.append(v)
         return v
 
@@ -295,6 +303,8 @@ def main(argv=None):
         limited = sum(a.limited + b.limited for _c, a, b in pairs)
         resent = sum(a.resent + b.resent for _c, a, b in pairs)
         print("moves refused by the seats' flood limit, sent again after a wait: %d" % limited)
+        read_limited = sum(a.read_limited + b.read_limited for _c, a, b in pairs)
+        print("views refused by the seats' read limit, asked again after a wait: %d" % read_limited)
         print("requests sent again after a dropped connection: %d" % resent)
         print(
             "tables with a move lost or doubled, or a deal that does not verify: %d of %d"

@@ -52,11 +52,23 @@ def cards_in(value, key=None):
 
 @pytest.fixture
 def server(tmp_path):
+    # as fast as a test asks: no seat's limit on moves or reads (their own tests set them)
+    tables = Tables(str(tmp_path / "tables.sqlite3"), burst=10_000, reads=(10_000, 1.0), looks=(10_000, 1.0))
+    yield from _serve(tmp_path, tables)
+
+
+@pytest.fixture
+def slow_reads(tmp_path):
+    # each seat 3 reads, and no more while the clock stands still; an address 4 looks, then one each 100 s
+    tables = Tables(str(tmp_path / "tables.sqlite3"), clock=lambda: 0.0, reads=(3, 1.0), looks=(4, 0.01))
+    yield from _serve(tmp_path, tables)
+
+
+def _serve(tmp_path, tables):
     history = tmp_path / "history.sqlite3"
     from crib.store import db
 
     db.connect(str(history)).close()
-    tables = Tables(str(tmp_path / "tables.sqlite3"), burst=10_000)
     port = free_port()
     served = uvicorn.Server(config(str(history), port=port, tables=tables))
     thread = threading.Thread(target=served.run, daemon=True)
@@ -228,3 +240,31 @@ def test_one_address_flooding_tables_and_seats_is_refused_while_another_address_
         assert flood.post("/api/tables/2222222222/join", json={"name": "Flood"}).status_code == 429
         assert neighbour.post("/api/tables/%s/join" % codes[0], json={"name": "Ann"}).status_code == 200
         assert server.get("/api/tables/%s" % codes[0]).json()["seats"] == ["Ann", None]
+
+
+def test_a_seat_reading_past_its_limit_is_refused_with_a_reason_and_the_table_goes_on(slow_reads):
+    code = slow_reads.post("/api/tables", json={}).json()["code"]
+    (_a, ann), (_b, bob) = sit(slow_reads, code, "Ann"), sit(slow_reads, code, "Bob")
+    seat_url = "/api/tables/%s/seat" % code
+    views = [slow_reads.get(seat_url, headers=ann) for _ in range(3)]
+    assert [r.status_code for r in views] == [200, 200, 200]
+    r = slow_reads.get(seat_url, headers=ann)
+    assert r.status_code == 429 and r.json()["error"].startswith("too many reads from seat")
+    r = slow_reads.get(seat_url + "?after=%d" % views[-1].json()["n"], headers=ann)
+    assert r.status_code == 429  # a long poll is a read too: refused before it waits
+    assert slow_reads.get(seat_url, headers=bob).status_code == 200  # the other seat reads on
+    share = {"seq": 1, "move": {"t": "share", "share": fairdeal.new_share()}}
+    assert slow_reads.post("/api/tables/%s/moves" % code, headers=ann, json=share).status_code == 200
+
+
+def test_an_address_looking_at_tables_past_its_limit_is_refused_while_another_looks_on(slow_reads):
+    # (the fixture's client waited for the server with one look already)
+    code = slow_reads.post("/api/tables", json={}).json()["code"]
+    with _from(slow_reads, "127.0.0.4") as flood, _from(slow_reads, "127.0.0.5") as neighbour:
+        got = [flood.get("/api/tables/%s" % code).status_code for _ in range(4)]
+        assert got == [200] * 4
+        r = flood.get("/api/tables/%s" % code)
+        assert r.status_code == 429 and r.json()["error"] == "too many reads from one address: wait a moment"
+        assert flood.get("/api/tables/%s/record" % code).status_code == 429  # the record is a look too
+        assert flood.get("/api/tables/2222222222").status_code == 429  # guessing a code costs the same
+        assert neighbour.get("/api/tables/%s" % code).json()["seats"] == [None, None]

@@ -5,7 +5,7 @@ import random
 import pytest
 from tableseats import Seat, play_out
 
-from crib.tables import fairdeal, record, store
+from crib.tables import fairdeal, record, service, store
 from crib.tables.service import Forbidden, NotFound, Rejected, Tables, TooMany
 from cribbage.game import Match
 
@@ -126,6 +126,26 @@ def test_a_flood_is_refused_and_changes_nothing(tmp_path):
     now[0] += 1.0
     tables.move(code, token, 1, {"t": "share", "share": fairdeal.new_share()})
     assert tables.view(code, token)["share_in"]
+
+
+def test_a_seat_flooding_its_view_is_refused_while_the_other_seat_reads_on(tmp_path):
+    now = [0.0]
+    tables = Tables(str(tmp_path / "club.sqlite3"), clock=lambda: now[0], reads=(4, 2.0))
+    code = tables.new()
+    a_seat, a = tables.join(code, "Ann")
+    b_seat, b = tables.join(code, "Bob")
+    assert [tables.read(code, a) for _ in range(4)] == [a_seat] * 4
+    with pytest.raises(TooMany, match="too many reads from seat %d" % a_seat):
+        tables.read(code, a)
+    assert tables.read(code, b) == b_seat  # each seat its own limit: one flooding stops no other
+    with pytest.raises(Forbidden):
+        tables.read(code, "guess")  # a guessed token counts against no seat
+    now[0] += 0.5  # one read back at 2 a second
+    assert tables.read(code, a) == a_seat
+    with pytest.raises(TooMany):
+        tables.read(code, a)
+    # a whole game never meets the default: a long poll answers once a move, moves are 4 a second
+    assert service.READ_PER_S >= 2 * service.PER_S and service.READ_BURST >= service.BURST
 
 
 def test_tokens_codes_and_seats_are_checked(tables):

@@ -14,6 +14,15 @@ CODE_LEN = 10  # 31**10, about 2**49: not found by guessing at any rate the serv
 NAME_MAX = 24
 BURST = 20  # moves a seat may send at once, refused ones included ...
 PER_S = 4.0  # ... and then this many a second
+# A seat's reads (its view, each long poll) at once, and then a second: a long poll answers once a move
+# and a table moves at most 2 * PER_S a second, so a seat that plays never meets this; a client that
+# floods its seat's view is refused without a table read.
+READ_BURST = 60
+READ_PER_S = 10.0
+# What one address may read without a seat's token (a table's public view, a finished table's record:
+# crib serve's routes limit it): a page looks at a table it is about to join, a guessed code costs.
+LOOK_BURST = 60
+LOOK_PER_S = 10.0
 RETRIES = 8
 
 
@@ -91,7 +100,16 @@ class Tables:
     """Every table of one club database. Several processes may share the database: each move is stored
     under the table's next n, and a process that loses the race for it reads the table again."""
 
-    def __init__(self, path, clock=time.monotonic, burst=BURST, rate=PER_S, bots=None):
+    def __init__(
+        self,
+        path,
+        clock=time.monotonic,
+        burst=BURST,
+        rate=PER_S,
+        bots=None,
+        reads=(READ_BURST, READ_PER_S),
+        looks=(LOOK_BURST, LOOK_PER_S),
+    ):
         self.con = store.connect(path)
         self.url = path if store.shared(self.con) else None  # where a listener hears other servers' moves
         self.origin = self.con.origin = secrets.token_hex(6)  # this server's name in its notifications
@@ -99,7 +117,9 @@ class Tables:
         self.burst, self.rate = burst, rate
         self.lock = threading.Lock()
         self.cache = {}
-        self.buckets = {}
+        self.buckets = {}  # (code, seat) -> the seat's moves' Bucket
+        self.reads, self.read_buckets = reads, {}  # (code, seat) -> the seat's reads' Bucket
+        self.looks = looks  # an address's reads without a seat's token (the routes keep its buckets)
         self.bots = bots  # level -> (seat view, table) -> move; None: crib.tables.bots
 
     # ---- tables and seats ---------------------------------------------------------------------------
@@ -200,6 +220,18 @@ class Tables:
             got = self._load(code)
             seat = self._seat_of(got, token)
             return self._view(got, seat)
+
+    def read(self, code, token):
+        """Count one read by the seat holding `token` (a request for its view or a long poll, however
+        long it waits); TooMany past its limit. -> the seat."""
+        with self.lock:
+            seat = self._seat_of(self._load(code), token)
+            bucket = self.read_buckets.get((code, seat))
+            if bucket is None:
+                bucket = self.read_buckets[(code, seat)] = Bucket(self.reads[0], self.reads[1], self.clock)
+            if not bucket.take():
+                raise TooMany("too many reads from seat %d: wait a moment" % seat)
+            return seat
 
     def _view(self, got, seat):
         v = got.table.view(seat)

@@ -70,8 +70,9 @@ class PerAddress:
     """A token bucket per client address (as uvicorn gives it: behind a local reverse proxy, the
     address the proxy says in X-Forwarded-For)."""
 
-    def __init__(self, burst, rate, clock=time.monotonic, kept=ADDRESSES_KEPT):
+    def __init__(self, burst, rate, refusal, clock=time.monotonic, kept=ADDRESSES_KEPT):
         self.burst, self.rate, self.clock, self.kept = burst, rate, clock, kept
+        self.refusal = refusal  # what a refused request is told
         self.buckets = {}
 
     def take(self, request):
@@ -82,7 +83,7 @@ class PerAddress:
                 self._forget()
             bucket = self.buckets[address] = service.Bucket(self.burst, self.rate, self.clock)
         if not bucket.take():
-            raise Refusal(429, "too many tables and seats from one address: wait a moment")
+            raise Refusal(429, self.refusal)
 
     def _forget(self):
         now = self.clock()
@@ -147,7 +148,8 @@ def routes(tables, templates):
     """The tables' routes on `tables` (a crib.tables.service.Tables)."""
     bell = Bell(tables)
     made = service.Bucket(NEW_BURST, NEW_PER_S, time.monotonic)
-    door = PerAddress(DOOR_BURST, DOOR_PER_S)
+    door = PerAddress(DOOR_BURST, DOOR_PER_S, "too many tables and seats from one address: wait a moment")
+    look = PerAddress(*tables.looks, "too many reads from one address: wait a moment")
 
     def handled(fn):
         async def endpoint(request):
@@ -171,7 +173,9 @@ def routes(tables, templates):
 
     @handled
     async def public(request):
-        return _ok(await run_in_threadpool(tables.public, _code(request)))
+        code = _code(request)
+        look.take(request)
+        return _ok(await run_in_threadpool(tables.public, code))
 
     @handled
     async def join(request):
@@ -193,6 +197,7 @@ def routes(tables, templates):
     async def seat(request):
         """The seat's view; with ?after=N, held until the table has moved past move N (a long poll)."""
         code, token = _code(request), _token(request)
+        await run_in_threadpool(tables.read, code, token)  # the seat's read limit, once a request
         after = request.query_params.get("after")
         if after is None or not after.lstrip("-").isdigit():
             return _ok(await run_in_threadpool(tables.view, code, token))
@@ -217,7 +222,9 @@ def routes(tables, templates):
 
     @handled
     async def record(request):
-        return _ok(await run_in_threadpool(tables.record, _code(request)))
+        code = _code(request)
+        look.take(request)
+        return _ok(await run_in_threadpool(tables.record, code))
 
     async def page(request):
         try:
