@@ -55,8 +55,8 @@ def match_lines():
     return lines
 
 
-def game_fold(lines):
-    """The match state the board shows, folded line by line as App.boot does (None: no match)."""
+def replayed(lines):
+    """The match the journal's lines fold into, line by line as App.boot does (None: no match)."""
     m = None
     for line in lines:
         ev = events.from_line(line)
@@ -64,6 +64,12 @@ def game_fold(lines):
             m = Match(ev)
         else:
             m.apply(ev, True)
+    return m
+
+
+def game_fold(lines):
+    """The match state the board shows after a boot's replay of lines (None: no match)."""
+    m = replayed(lines)
     return None if m is None else state(m)
 
 

@@ -10,10 +10,9 @@ import gc
 
 from game_kit import state
 from soloplay import KEY, new_match, play
-from test_journal_powercut_mp import match_script, run_power_cuts
+from test_journal_powercut_mp import match_script, replayed, run_power_cuts
 
 from cribbage import events, solo
-from cribbage.game import Match
 
 
 def solo_lines():
@@ -46,13 +45,7 @@ def _view(m):
 def solo_fold(lines):
     """The match state and the hidden cards after a boot's replay of lines (None: no match). The seed
     is given back by the key, as the board's solo code does once the journal is replayed."""
-    m = None
-    for line in lines:
-        ev = events.from_line(line)
-        if m is None:
-            m = Match(ev)
-        else:
-            m.apply(ev, True)
+    m = replayed(lines)
     if m is None:
         return None
     if "solo" not in m.setup:
