@@ -48,7 +48,7 @@ _MASK = const(255)
 BOARD = 1  # the board's player (and side); the player is 0
 LEVELS = ("beginner", "expected", "top")  # cribbage.opponent's, which loads with the board's first move
 FORMS = ("six", "six61", "five")
-_TOP = 0x3FFFFFFF  # seeds, seals and salts: 0 .. 2**30 - 1 (small ints on the board)
+TOP = 0x3FFFFFFF  # seeds, seals and salts: 0 .. 2**30 - 1 (small ints on the board)
 _seeds = {}  # seal -> the match's seed (register)
 _games = {}  # (seal, game number) -> the game's seed (revealed)
 
@@ -64,8 +64,8 @@ def _seed_of(a, n):
 
 
 def _number(v, what):
-    if type(v) is not int or not 0 <= v <= _TOP:
-        raise CribError("%s must be 0..%d, not %r" % (what, _TOP, v))
+    if type(v) is not int or not 0 <= v <= TOP:
+        raise CribError("%s must be 0..%d, not %r" % (what, TOP, v))
     return v
 
 
@@ -105,6 +105,12 @@ def register(solo, seed):
 def revealed(solo, game_no, n):
     """Tell the matches of this set-up's "solo" the seed revealed for game `game_no`."""
     _games[(solo[1], game_no)] = n
+
+
+def match_seed(m):
+    """The seed solo match m was dealt from, where this board sealed it (register), else None: told
+    once the match is over, so it can be keyed to deal the match again."""
+    return _seeds.get(m.setup["solo"][1])
 
 
 def game_seed(m):

@@ -266,3 +266,55 @@ def test_a_board_with_no_room_for_its_opponent_says_so_and_changes_nothing():
         if had is not None:
             cribbage.opponent = had
         s.close()
+
+
+def _seeded_match(s, digits):
+    s.hold("MENU", "UNDO")
+    s.wait(1500)
+    s.release("MENU", "UNDO")
+    s.wait(100)
+    assert "key a seed" in s.screen()
+    s.keys(digits)
+    s.wait(100)
+
+
+def _played(s):
+    # The match played out with _turn's choices; -> its events after the set-up (the set-up's seal
+    # differs: a fresh salt each match).
+    turns = 0
+    while _turn(s):
+        turns += 1
+        assert turns < 600
+    journal = s.journal()
+    setup = [i for i in range(len(journal)) if journal[i]["t"] == "setup"][-1]
+    return journal[setup + 1 :]
+
+
+def test_a_seed_keyed_at_the_new_match_deals_the_same_match_again():
+    s = Scenario(solo=1, form="six61", fmt="games", games=1)
+    try:
+        _seeded_match(s, "K")  # a court card is no digit: said, and nothing keyed
+        assert "(A=1..9, T=0)" in s.screen()
+        s.keys("4 7 A A")
+        assert "new match, seed 4711?" in " ".join(s.screen().split())
+        s.press("OK")
+        s.wait(100)
+        m = s.app.match
+        assert solo.match_seed(m) == 4711
+        first = _played(s)
+        assert "Match's seed:" in s.screen() and "4711" in s.screen()  # told once the match is over
+        # Again from the same seed, with the same choices: the same deals, throws, lays and counts.
+        _seeded_match(s, "4 7 A A")
+        s.press("OK")
+        s.wait(100)
+        again = _played(s)
+        assert again == first and [ev for ev in first if ev["t"] == "seed"]
+        # The reset board choice drops the seed; a seed past 2**30 - 1 is refused as its digit comes.
+        _seeded_match(s, "9 9 9 9 9 9 9 9 9")
+        s.keys("9")
+        assert "seed 999999999? (too big)" in " ".join(s.screen().split())
+        s.press("UNDO")
+        s.wait(100)
+        assert s.journal()[-len(again) :] == again  # UNDO said no: nothing changed
+    finally:
+        s.close()

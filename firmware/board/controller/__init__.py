@@ -193,9 +193,14 @@ class Controller(Keyed):
             if menu._press(self.menu, name, self.settings, now):
                 self._naming(0)  # "Player names": each side's name keyed in turn, from the first
             return
-        if self.pending is not None:
+        p = self.pending
+        if p is not None:
             if name == "OK":
                 self._confirm(now)
+            elif p.ev is None and p.choice == 0 and self.settings["solo"] and RANKS.find(name) >= 0:
+                from board.controller import solo  # the guarded new match against the board: a seed
+
+                solo.seed_key(self, p, RANKS.find(name))
             elif name != "UNDO" and name != "MENU":
                 # UNDO and MENU act on release (UNDO says no): a reminder now would outlive the proposal.
                 self.say("OK = yes", "UNDO = no")
@@ -242,6 +247,7 @@ class Controller(Keyed):
                     p.answer(False, "refused on the board", p.pid)
             elif p.kind == P_GUARD:
                 p.choice = (p.choice + 1) % len(GUARD_CHOICES)
+                p.side = -1  # (a seed keyed is dropped with the choice)
                 p.note = self.book.note(GUARD_CHOICES[p.choice] + "?")
             elif p.ev is not None and p.ev.get("t") == "muggins":
                 # MENU turns the pages of what was missed (.hole: the page); past the last, the next
@@ -309,7 +315,9 @@ class Controller(Keyed):
             self._long_used |= bit | (1 << other)
             self.entry.reset()
             self.menu = -1
-            self.pending = Pending(P_GUARD, None, self.book.note(GUARD_CHOICES[0] + "?"))
+            # (against the board, digits keyed now are the new match's seed: solo.seed_key)
+            q = "new match? or key a seed" if self.settings["solo"] else GUARD_CHOICES[0] + "?"
+            self.pending = Pending(P_GUARD, None, self.book.note(q))
         elif name == "MENU":
             self._long_used |= bit
             a = self.advising
@@ -449,7 +457,7 @@ class Controller(Keyed):
                 if self.settings["solo"]:
                     from board.controller import solo  # against the board: the deal's seed, sealed
 
-                    setup = solo.setup_of(self, setup)
+                    setup = solo.setup_of(self, setup, p.side if p.kind == P_GUARD else -1)
                 self.book.new_match(setup)
                 self.advising = None  # the advice, or the board's play: made again as the match asks
             except (CribError, OSError) as e:

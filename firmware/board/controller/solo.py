@@ -11,6 +11,7 @@ the board"); the board's sealing key is a file beside the journal (KEY), never i
 import os
 
 from board import display
+from board.controller.entry import DIGIT_RANKS
 from board.ticks import diff
 from cribbage import solo
 from cribbage.cards import RANKS, SUITS, format_card, pip
@@ -42,11 +43,29 @@ def key(c, make=False):
     return k
 
 
-def setup_of(c, setup):
-    """The new match's set-up against the board at the settings' level: a fresh seed, sealed."""
-    setup["solo"] = solo.make(solo.LEVELS[c.settings["solo"] - 1], new_seed(), key(c, True), new_seed())
+def setup_of(c, setup, seed=-1):
+    """The new match's set-up against the board at the settings' level: the seed keyed at the guarded
+    new match (seed_key), else a fresh one; sealed."""
+    seed = seed if seed >= 0 else new_seed()
+    setup["solo"] = solo.make(solo.LEVELS[c.settings["solo"] - 1], seed, key(c, True), new_seed())
     setup["names"][solo.BOARD] = "Board"
     return setup
+
+
+def seed_key(c, p, r):
+    """A rank key at the guarded new match, the setting against the board on: a digit of the seed the
+    match deals from (A=1..9, T=0; p.side holds it, -1 while none is keyed), so a match can be dealt
+    again: the same seed and the same choices deal and play the same match (docs/keys.md)."""
+    n = (p.side if p.side > 0 else 0) * 10 + (r + 1) % 10
+    why = ""  # (the question stands over any message: a refusal is said in it)
+    if r >= DIGIT_RANKS:
+        why = " (A=1..9, T=0)"
+    elif n > solo.TOP:
+        why = " (too big)"  # (seeds are 0 .. 2**30 - 1)
+    else:
+        p.side = n
+    q = "new match, seed %d?" % p.side if p.side >= 0 else "new match?"
+    p.note = c.book.note(q + why)
 
 
 def start(c):
@@ -131,7 +150,9 @@ class Solo:
         elif t == "muggins":
             c.say("%s: muggins" % m.names[solo.BOARD], "+%d" % done["n"])
         elif t == "seed":
-            c.say("Game's seed:", str(done["n"]))  # (with it a laptop can check the game's deals)
+            # (with it a laptop can check the game's deals; with the match's, keyed, it is dealt again)
+            n = solo.match_seed(m) if m.match_over else None
+            c.say("Game's seed:", str(done["n"]), *(() if n is None else ("Match's seed:", str(n))))
         if news is not None:
             self.news = news
             if m.game_over:
