@@ -183,16 +183,19 @@ def bench_solo(out, seed=1):
     """Against the board at the top level: the board's decisions (solo.next_move: its throw and each of
     its lays or goes) over a seeded match of three games, the player's side the beginner's choices
     (tests/support/soloplay.py: on the Pico, copied beside the firmware by device.py); the time the
-    top level's code takes to load and the heap it and a match in play hold."""
+    top level's code takes to load and the heap it and a match in play hold. As on the board, the
+    advice and its tables load with each throw and are dropped after it (board.controller.solo
+    drop_throw): a throw's time includes that load, and the heap is measured both at the calm points
+    (a new deal) and just after a throw, its tables still held."""
     from board import app  # noqa: F401 (what the board has loaded at boot: not the solo game's own)
 
     gc.collect()
     free0 = gc.mem_free()
     t0 = time.ticks_us()
-    # its code: the board's plug-in (loaded when a match against the board is in force), the core's
-    # solo match, the top level (the opponent, the advice it throws by, their tables)
-    from board.controller import solo as board_solo  # noqa: F401
-    from cribbage import advice, opponent, opponent_top, solo  # noqa: F401
+    # its code held through the match: the board's plug-in (loaded when a match against the board is in
+    # force), the core's solo match, the opponent and its top level
+    from board.controller import solo as board_solo
+    from cribbage import opponent, opponent_top, solo  # noqa: F401
 
     out["solo_load_us"] = time.ticks_diff(time.ticks_us(), t0)
     gc.collect()
@@ -203,7 +206,7 @@ def bench_solo(out, seed=1):
     gc.collect()
     free0 = gc.mem_free()  # from here: the match's own state
     throws, lays = [], []
-    least = free0
+    least = thrown = free0
     while not (m.match_over and solo.told(m)):
         t0 = time.ticks_us()
         ev = solo.next_move(m)
@@ -212,6 +215,9 @@ def bench_solo(out, seed=1):
             ev = soloplay.player_move(m)
         elif ev.get("p") == solo.BOARD and ev["t"] == "throw":
             throws.append(us)
+            gc.collect()
+            thrown = min(thrown, gc.mem_free())  # the throw's tables still held
+            board_solo.drop_throw()
         elif ev.get("p") == solo.BOARD and ev["t"] in ("lay", "go"):
             lays.append(us)
         m.apply(ev)
@@ -221,6 +227,7 @@ def bench_solo(out, seed=1):
     out["solo_throw_us"] = sorted(throws)
     out["solo_lay_us"] = sorted(lays)
     out["solo_match"] = free0 - least  # the match at its fullest calm point (a new deal)
+    out["solo_thrown"] = free0 - thrown  # the match and the throw's tables, just after a throw
 
 
 def main():

@@ -93,36 +93,20 @@ def _runs(a, b, c, d):
     return 3 * (((m >> a) & 1) + ((m >> b) & 1) + ((m >> c) & 1) + ((m >> d) & 1) - 2)
 
 
-def _flush_nobs(c0, c1, c2, s):
-    p = 0
-    if c0 & 3 == c1 & 3 == c2 & 3:
-        p = 4 if c0 & 3 == s & 3 else 3
-    s &= 3
-    p += c0 >> 2 == JACK and c0 & 3 == s
-    p += c1 >> 2 == JACK and c1 & 3 == s
-    p += c2 >> 2 == JACK and c2 & 3 == s
-    return p
-
-
-def three_total(c0, c1, c2, s):
+def three_total(a, b, c, s):
     """Points of a five-card game hand (3 cards) with starter s; allocates nothing."""
     return (
-        _fifteens(_PIP[c0], _PIP[c1], _PIP[c2], _PIP[s])
-        + _pairs(c0 >> 2, c1 >> 2, c2 >> 2, s >> 2)
-        + _runs(c0 >> 2, c1 >> 2, c2 >> 2, s >> 2)
-        + _flush_nobs(c0, c1, c2, s)
+        _fifteens(_PIP[a], _PIP[b], _PIP[c], _PIP[s])
+        + _pairs(a >> 2, b >> 2, c >> 2, s >> 2)
+        + _runs(a >> 2, b >> 2, c >> 2, s >> 2)
+        + (a & 3 == b & 3 == c & 3) * (3 + (a & 3 == s & 3))  # the flush
+        + (a >> 2 == JACK and a & 3 == s & 3)  # nobs
+        + (b >> 2 == JACK and b & 3 == s & 3)
+        + (c >> 2 == JACK and c & 3 == s & 3)
     )
 
 
 # ---- the sums over starters ---------------------------------------------------------------------
-
-
-def _one4(k, s):
-    return show_total(k[0], k[1], k[2], k[3], s)
-
-
-def _one3(k, s):
-    return three_total(k[0], k[1], k[2], s)
 
 
 def _hand_sum4(k):
@@ -130,7 +114,7 @@ def _hand_sum4(k):
     t = 0
     for s in range(52):
         if not _SEEN[s]:
-            t += _one4(k, s)
+            t += show_total(k[0], k[1], k[2], k[3], s)
     return t
 
 
@@ -138,7 +122,7 @@ def _hand_sum3(k):
     t = 0
     for s in range(52):
         if not _SEEN[s]:
-            t += _one3(k, s)
+            t += three_total(k[0], k[1], k[2], s)
     return t
 
 
@@ -181,37 +165,30 @@ class Advisor:
             self._option(i)
         for i in range(self.n):
             _SEEN[self.dealt[i]] = 0
+        order = self.order
         for i in range(self.count):
-            self._sort(i)
+            # insertion of option i among the first i, best net first (stable: ties keep their order)
+            j = i
+            while j > 0 and self.net[order[j - 1]] < self.net[i]:
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = i
         return self.count
 
-    def _option(self, o):
+    def _option(self, i):
         k = self.kept
         keep = self.n - self.throw
         for j in range(keep):
-            k[j] = self.dealt[_FORMS[self.form][4][1][o * keep + j]]
-        self.hand[o] = _hand_sum4(k) if keep == 4 else _hand_sum3(k)
-        o = self._crib(o)
-        k = self.crib[o] * (52 - self.n)
-        self.net[o] = ((self.hand[o] * 100 + (k if self.dealer else -k)) << 11) + self.hand[o]
-
-    def _crib(self, o):
-        # the table entry of the thrown ranks: 13 x 13 for two cards, 13 for one
-        thrown = _FORMS[self.form][4][0]
-        t = self.dealt[thrown[o * self.throw]] >> 2
+            k[j] = self.dealt[_FORMS[self.form][4][1][i * keep + j]]
+        self.hand[i] = _hand_sum4(k) if keep == 4 else _hand_sum3(k)
+        # the crib: the table entry of the thrown ranks, 13 x 13 for two cards, 13 for one
+        k = _FORMS[self.form][4][0]
+        t = self.dealt[k[i * self.throw]] >> 2
         if self.throw == 2:
-            t = t * 13 + (self.dealt[thrown[2 * o + 1]] >> 2)
-        self.crib[o] = crib_entry(self.form, self.dealer, t)
-        return o
-
-    def _sort(self, i):
-        # insertion of option i among the first i, best net first (stable: ties keep their order)
-        order = self.order
-        j = i
-        while j > 0 and self.net[order[j - 1]] < self.net[i]:
-            order[j] = order[j - 1]
-            j -= 1
-        order[j] = i
+            t = t * 13 + (self.dealt[k[2 * i + 1]] >> 2)
+        self.crib[i] = crib_entry(self.form, self.dealer, t)
+        k = self.crib[i] * (52 - self.n)
+        self.net[i] = ((self.hand[i] * 100 + (k if self.dealer else -k)) << 11) + self.hand[i]
 
     def shown(self, rank):
         """(thrown cards, kept cards, hand, crib, net) of the option ranked `rank` (0 = the best);

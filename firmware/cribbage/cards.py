@@ -3,8 +3,9 @@ from cribbage.errors import CardError
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
-# Suit symbols accepted on input (filled and outline forms), mapped to S H D C.
-_SYMBOLS = {"♠": 0, "♥": 1, "♦": 2, "♣": 3, "♤": 0, "♡": 1, "♢": 2, "♧": 3}
+# Suit symbols accepted on input (filled, then outline forms), each at its suit's place mod 4: one string,
+# not a name each ([name budget]).
+_SYMBOLS = "♠♥♦♣♤♡♢♧"
 
 JACK = 10
 
@@ -28,8 +29,9 @@ def parse_card(token):
         raise CardError("bad card '': empty")
     suit_char = t[-1:]  # a slice: indexing would intern any character the input holds
     rank_text = t[:-1].upper()
-    if suit_char in _SYMBOLS:
-        suit = _SYMBOLS[suit_char]
+    suit = _SYMBOLS.find(suit_char)
+    if suit >= 0:
+        suit &= 3
     else:
         suit = SUITS.find(suit_char.upper())
     if suit < 0 or not rank_text:
@@ -45,14 +47,10 @@ def parse_card(token):
     return rank * 4 + suit
 
 
-def _tokens(text):
-    return text.replace(",", " ").replace(";", " ").split()
-
-
 def parse_cards(text_or_list):
     """Cards from 'AS 5h 10d' or a list of tokens/ints; refuses bad tokens and repeats."""
     if isinstance(text_or_list, str):
-        items = _tokens(text_or_list)
+        items = text_or_list.replace(",", " ").replace(";", " ").split()
     else:
         items = list(text_or_list)
     cards = []

@@ -24,55 +24,34 @@ LEVELS = ("beginner", "expected", "top")
 _advisor = None  # made on the first expected or top discard: the advice comes with its tables
 
 
-def _check_level(level):
+def discard(level, hand, dealer_is_me, my_score, their_score, target, form=None):
+    """The cards to throw to the crib (a list): see the module docstring."""
+    # (one function, no helpers: each name a module holds costs the board's name pool, [name budget])
     if level not in LEVELS:
         raise ValueError("unknown level %r: one of %s" % (level, " ".join(LEVELS)))
-
-
-def _form_of(hand, target, form):
-    if form is not None:
-        return form
-    if len(hand) == 6:
-        return "six61" if target == 61 else "six"
-    return "five"
-
-
-def _throw_sizes(form):
-    return 1 if form in ("three", "four") else 2
-
-
-def _beginner_discard(hand, throw):
-    n = len(hand)
-    best = None
-    best_pts = -1
-    for i in range(n):
-        for j in range(i + 1, n) if throw == 2 else (i,):
-            kept = [hand[k] for k in range(n) if k != i and k != j]
-            p = points_alone(kept)
-            if p > best_pts:
-                best_pts = p
-                best = [hand[i], hand[j]] if throw == 2 else [hand[i]]
-    return best
-
-
-def _advised(hand, form, dealer):
+    if form is None:
+        form = ("six61" if target == 61 else "six") if len(hand) == 6 else "five"
+    throw = 1 if form in ("three", "four") else 2
+    if level == "beginner":
+        # keep the cards with the most points on their own
+        n = len(hand)
+        best = None
+        best_pts = -1
+        for i in range(n):
+            for j in range(i + 1, n) if throw == 2 else (i,):
+                kept = [hand[k] for k in range(n) if k != i and k != j]
+                p = points_alone(kept)
+                if p > best_pts:
+                    best_pts = p
+                    best = [hand[i], hand[j]] if throw == 2 else [hand[i]]
+        return best
     global _advisor
     if _advisor is None:
         from cribbage.advice import Advisor
 
         _advisor = Advisor()
-    _advisor.advise(list(hand), form, dealer)
-    return _advisor
-
-
-def discard(level, hand, dealer_is_me, my_score, their_score, target, form=None):
-    """The cards to throw to the crib (a list): see the module docstring."""
-    _check_level(level)
-    form = _form_of(hand, target, form)
-    throw = _throw_sizes(form)
-    if level == "beginner":
-        return _beginner_discard(hand, throw)
-    a = _advised(hand, form, dealer_is_me)
+    a = _advisor
+    a.advise(list(hand), form, dealer_is_me)
     if level == "top":
         from cribbage.opponent_top import top_discard
 
@@ -114,22 +93,6 @@ def lay_points(current, count, card):
     return pts + best
 
 
-def legal(hand_left, count):
-    return [c for c in hand_left if count + pip(c) <= 31]
-
-
-def _best_scoring(cards, current, count):
-    # the card scoring most, else (and among equals) the highest
-    best = None
-    best_key = None
-    for c in cards:
-        key = (lay_points(current, count, c), pip(c), c >> 2, c)
-        if best_key is None or key > best_key:
-            best_key = key
-            best = c
-    return best
-
-
 def lay(
     level,
     hand_left,
@@ -143,8 +106,9 @@ def lay(
     kept=4,
 ):
     """The card to lay, or None for go: see the module docstring."""
-    _check_level(level)
-    cards = legal(hand_left, count)
+    if level not in LEVELS:
+        raise ValueError("unknown level %r: one of %s" % (level, " ".join(LEVELS)))
+    cards = [c for c in hand_left if count + pip(c) <= 31]
     if not cards:
         return None
     if len(cards) == 1:
@@ -155,4 +119,12 @@ def lay(
         return top_lay(
             cards, hand_left, played_this_count, count, played_all, seen, my_score, their_score, target, kept
         )
-    return _best_scoring(cards, played_this_count, count)
+    # the card scoring most, else (and among equals) the highest
+    best = None
+    best_key = None
+    for c in cards:
+        key = (lay_points(played_this_count, count, c), pip(c), c >> 2, c)
+        if best_key is None or key > best_key:
+            best_key = key
+            best = c
+    return best

@@ -1,48 +1,13 @@
 # The top level's thinking: the discard by exact expectation and the lay with a look-ahead over unseen cards.
+from cribbage import const
 from cribbage.cards import pip
 from cribbage.opponent import lay_points
 
-_WIN = 1000.0  # a lay that reaches the target outweighs any expectation
+_WIN = const(1000)  # a lay that reaches the target outweighs any expectation
 
 
-_REACH = 24  # points from the target: within one deal's reach, the discard plays to the board
-_REACH_OPTIONS = 3  # the keeps, best first, weighed for their chance: a bound on the board's time
-_PLAY_POINTS = (300, 400)  # hundredths: a pone's and a dealer's usual points in the play
-
-
-def _peg_value(kept, dealer):
-    # the play's value of four kept cards (cribbage/pegtables.py), hundredths
-    from cribbage.pegtables import PEG
-
-    o = 0 if dealer else 16
-    v = 0
-    for i in range(4):
-        a = kept[i] >> 2
-        v += PEG[o + a]
-        for j in range(i + 1, 4):
-            b = kept[j] >> 2
-            if a == b:
-                v += PEG[o + 13]
-            elif a - b == 1 or b - a == 1:
-                v += PEG[o + 14]
-            if pip(kept[i]) + pip(kept[j]) == 15:
-                v += PEG[o + 15]
-    return v
-
-
-def _reach_chance(kept, dealt, crib, dealer, need):
-    # starters (of those the player cannot see) with which this keep, the crib's expectation when
-    # it is ours and the usual play points reach `need`
-    from cribbage.showtotal import show_total
-
-    base = _PLAY_POINTS[1 if dealer else 0] + (crib if dealer else 0)
-    hits = 0
-    for s in range(52):
-        if s in dealt:
-            continue
-        if show_total(kept[0], kept[1], kept[2], kept[3], s) * 100 + base >= need * 100:
-            hits += 1
-    return hits
+_REACH = const(24)  # points from the target: within one deal's reach, the discard plays to the board
+_REACH_OPTIONS = const(3)  # the keeps, best first, weighed for their chance: a bound on the board's time
 
 
 def top_discard(a, hand, form, dealer, my_score, their_score, target):
@@ -50,51 +15,66 @@ def top_discard(a, hand, form, dealer, my_score, their_score, target):
     # target, of the best few by that value the keep most likely to get there
     if form not in ("six", "six61"):
         return a.shown(0)[0]
+    # (one function, no helpers: each name a module holds costs the board's name pool, [name budget])
+    from cribbage.pegtables import PEG
+
+    o = 0 if dealer else 16
     options = []
     for rank in range(a.count):
         thrown, kept, _hand, crib, net = a.shown(rank)
-        options.append((net + _peg_value(kept, dealer), rank, thrown, kept, crib))
+        # the play's value of the four kept cards (cribbage/pegtables.py), hundredths
+        v = 0
+        for i in range(4):
+            r = kept[i] >> 2
+            v += PEG[o + r]
+            for j in range(i + 1, 4):
+                b = kept[j] >> 2
+                if r == b:
+                    v += PEG[o + 13]
+                elif r - b == 1 or b - r == 1:
+                    v += PEG[o + 14]
+                if pip(kept[i]) + pip(kept[j]) == 15:
+                    v += PEG[o + 15]
+        options.append((net + v, rank, thrown, kept, crib))
     options.sort(reverse=True)
     need = target - my_score
     if need > _REACH:
         return options[0][2]
+    from cribbage.showtotal import show_total
+
     best = None
     best_key = None
     for v, _rank, thrown, kept, crib in options[:_REACH_OPTIONS]:
-        key = (_reach_chance(kept, hand, crib, dealer, need), v)
+        # the starters (of those the player cannot see) with which this keep, the crib's expectation
+        # when it is ours and the usual play points (hundredths: a dealer's 4, a pone's 3) reach `need`
+        base = 400 + crib if dealer else 300
+        hits = 0
+        for s in range(52):
+            if s not in hand and show_total(kept[0], kept[1], kept[2], kept[3], s) * 100 + base >= need * 100:
+                hits += 1
+        key = (hits, v)
         if best_key is None or key > best_key:
             best_key = key
             best = thrown
     return best
 
 
-def _unseen_by_rank(hand_left, played_all, seen):
-    out = [4] * 13
-    for c in hand_left:
-        out[c >> 2] -= 1
-    for c in played_all:
-        out[c >> 2] -= 1
-    for c in seen:
-        out[c >> 2] -= 1
-    return out
-
-
-def _none_of(u, n, k):
-    # chance that k cards drawn from u hold none of n particular ones
+def _none_of(a, n, k):
+    # chance that k cards drawn from a unseen hold none of n particular ones
     if n <= 0:
         return 1.0
     p = 1.0
     i = 0
     while i < k:
-        if u - n - i <= 0:
+        if a - n - i <= 0:
             return 0.0
-        p *= (u - n - i) / (u - i)
+        p *= (a - n - i) / (a - i)
         i += 1
     return p
 
 
-def _reply(current, count, by_rank, u, k, need):
-    # the opponent's best immediate reply over the k cards it may hold of the u unseen:
+def _reply(current, count, by_rank, a, k, need):
+    # the opponent's best immediate reply over the k cards it may hold of the a unseen:
     # (expected points, chance it has no card that fits, chance it reaches `need` points)
     values = []
     fits = 0
@@ -124,17 +104,23 @@ def _reply(current, count, by_rank, u, k, need):
             i -= 1
             above += values[i][1]
             lower = values[i - 1][0] if i else 0
-        p = 1.0 - _none_of(u, above, k)
+        p = 1.0 - _none_of(a, above, k)
         exp += p * (v - lower)
         if v >= need and not rep:
             reach = p
             rep = 1
         i -= 1
-    return exp, _none_of(u, fits, k), reach
+    return exp, _none_of(a, fits, k), reach
 
 
 def top_lay(cards, hand_left, current, count, played_all, seen, my_score, their_score, target, kept):
-    by_rank = _unseen_by_rank(hand_left, played_all, seen)
+    by_rank = [4] * 13  # the cards of each rank this player has not seen
+    for c in hand_left:
+        by_rank[c >> 2] -= 1
+    for c in played_all:
+        by_rank[c >> 2] -= 1
+    for c in seen:
+        by_rank[c >> 2] -= 1
     u = 0
     for m in by_rank:
         u += m

@@ -16,37 +16,28 @@ _SUIT_SHIFT = const(19)
 _RANK_MASK = const(0x7FFFF)
 _FLUSH_MASK = const(0x7F)
 _JACK_SHIFT = const(26)
-# Four suit codes whose 4-card sums tell "all four the same suit" from every mix (0..24).
-_SUIT_CODES = (0, 1, 5, 6)
+# Four suit codes, (0, 1, 5, 6), whose 4-card sums tell "all four the same suit" from every mix (0..24).
 
 
-def _card_key(c, is_starter):
-    rank, suit = c >> 2, c & 3
-    key = RANK_WEIGHTS[rank]
-    if is_starter:
-        return key + ((25 * suit) << _SUIT_SHIFT)
-    key += _SUIT_CODES[suit] << _SUIT_SHIFT
-    if rank == JACK:
-        key += 1 << (_JACK_SHIFT + suit)
-    return key
-
-
-def _flush_table(crib):
-    table = bytearray(100)
-    for starter_suit in range(4):
-        for suit in range(4):
-            points = 5 if suit == starter_suit else (0 if crib else 4)
-            table[4 * _SUIT_CODES[suit] + 25 * starter_suit] = points
-    return bytes(table)
-
-
-_HAND_KEY = tuple(_card_key(c, False) for c in range(52))
-_STARTER_KEY = tuple(_card_key(c, True) for c in range(52))
+# One key a card: in the hand its rank's weight, its suit's code and its jack's bit (for nobs); as the
+# starter its rank's weight and 25 times its suit. Comprehensions, not helpers: a helper's name would
+# stay in the board's name pool ([name budget]).
+_HAND_KEY = tuple(
+    RANK_WEIGHTS[c >> 2]
+    + ((0, 1, 5, 6)[c & 3] << _SUIT_SHIFT)
+    + ((c >> 2 == JACK) << (_JACK_SHIFT + (c & 3)))
+    for c in range(52)
+)
+_STARTER_KEY = tuple(RANK_WEIGHTS[c >> 2] + ((25 * (c & 3)) << _SUIT_SHIFT) for c in range(52))
 _NOBS_SHIFT = bytes(_JACK_SHIFT + (c & 3) for c in range(52))
-_HAND_FLUSH = _flush_table(False)
-_CRIB_FLUSH = _flush_table(True)
-# The tables are made: their builders' bytecode goes back (docs/memory.md, "Drop what boot alone needs").
-del _card_key, _flush_table
+# The flush's points by its field (the four hand suit codes' sum + 25 * the starter's suit): a field is
+# four cards of one suit when its remainder is 4 times a suit code, with the starter's suit when that code
+# is the starter's. A hand's flush is 4, or 5 with the starter; a crib's only 5.
+_HAND_FLUSH = bytes(
+    (4 + (i % 25 == 4 * (0, 1, 5, 6)[i // 25])) * (i % 25 % 4 == 0 and i % 25 // 4 in (0, 1, 5, 6))
+    for i in range(100)
+)
+_CRIB_FLUSH = bytes(5 * (i % 25 == 4 * (0, 1, 5, 6)[i // 25]) for i in range(100))
 
 
 def show_total(c0, c1, c2, c3, starter, crib=False):

@@ -224,11 +224,11 @@ def validate(m, ev, t, entry, trusted, dry):
         if type(t) is not str:
             raise CribError("an event is a dict with a text 't', not %r" % (ev,))
         raise CribError("unknown event %r" % (t,))
-    elif t in _USUAL:
-        keys = entry[1]
+    elif t in ("lay", "go", "show", "starter", "dealer", "deal", "game", "muggins", "name", "end"):
+        keys = entry[1]  # the usual events, checked as in any match and then against the deal
     else:
         raise CribError("%s: not against the board" % t)
-    if dry and t in _HIDDEN:
+    if dry and t in ("throw", "seed", "lay", "go", "show", "starter", "dealer"):  # (a check never answers)
         raise CribError("against the board: played on the board")
     if not trusted:
         for k in ev:
@@ -239,55 +239,57 @@ def validate(m, ev, t, entry, trusted, dry):
     if t == "throw":
         return _throw(m, ev)
     if t == "seed":
-        return _seed(m, ev)
+        if m._d < 0 or not m.game_over:
+            raise CribError("a game's seed is told once the game is over")
+        if told(m):
+            raise CribError("this game's seed is told already")
+        n = _number(ev.get("n"), "a seed")
+        g = game_seed(m)
+        if g is not None and n != g:
+            raise CribError("not this game's seed")
+        return bytes((_SOLO, _NONE, 4, n >> 24, n >> 16 & 255, n >> 8 & 255, n & 255))
     rec = entry[0](m, ev, trusted, dry)
-    why = None if trusted else _not_dealt(m, t, rec)
-    if why is not None:
-        raise CribError(why)
-    return rec
-
-
-def _name(m, p):
-    return m.names[p % m.sides]
-
-
-def _not_dealt(m, t, rec):
-    # Why the record the usual check made of a t event cannot be in this deal (worded without a
-    # hidden card), or None: the cards are checked when m is told the seed.
+    if trusted:
+        return rec
+    # Why the record the usual check made of a t event cannot be in this deal (worded without a hidden
+    # card), or None: the cards are checked when m is told the seed.
+    why = None
     if t == "dealer":
         g = game_seed(m)
         if g is not None and rec[1] != _seed_of(g, 0) % m.players:
-            return "the board cut: %s deals" % _name(m, _seed_of(g, 0) % m.players)
+            why = "the board cut: %s deals" % m.names[_seed_of(g, 0) % m.players % m.sides]
     elif t == "deal":
         if m.phase() != "deal":
-            return "the hands and the crib count first"
+            why = "the hands and the crib count first"
     elif t == "game":
         if not told(m):
-            return "the game's seed is told first"
+            why = "the game's seed is told first"
     elif t == "starter":
         for places in thrown(m):
             if not places:
-                return "the crib first: two cards each"
+                raise CribError("the crib first: two cards each")
         d = dealt(m)
         if d is not None and rec[1] != d[2]:
-            return "not this deal's starter"
+            why = "not this deal's starter"
     elif t == "lay" or t == "go" or t == "show":
         d = dealt(m)
         if d is None:
-            return None
-        if t == "show":
+            pass
+        elif t == "show":
             cards = crib(m, d) if rec[2] else kept(m, m.next_shower(), d)
             if sorted(rec[5:]) != sorted(cards or ()):
-                return "not the cards of this %s" % ("crib" if rec[2] else "hand")
-            return None
-        cards = held(m, rec[1], d) or []
-        if t == "lay" and rec[2] not in cards:
-            return "%s is not in %s's hand" % (format_card(rec[2]), _name(m, rec[1]))
-        if t == "go":
-            for c in cards:
-                if m.play.count + pip(c) <= 31:
-                    return "%s can lay a card: no go" % _name(m, rec[1])
-    return None
+                why = "not the cards of this %s" % ("crib" if rec[2] else "hand")
+        else:
+            cards = held(m, rec[1], d) or []
+            if t == "lay" and rec[2] not in cards:
+                why = "%s is not in %s's hand" % (format_card(rec[2]), m.names[rec[1] % m.sides])
+            elif t == "go":
+                for c in cards:
+                    if m.play.count + pip(c) <= 31:
+                        why = "%s can lay a card: no go" % m.names[rec[1] % m.sides]
+    if why is not None:
+        raise CribError(why)
+    return rec
 
 
 def _throw(m, ev):
@@ -305,26 +307,8 @@ def _throw(m, ev):
     if places[0] == places[1]:
         raise CribError("two cards to the crib, not one twice")
     if thrown(m)[p]:
-        raise CribError("%s has thrown to the crib already" % _name(m, p))
+        raise CribError("%s has thrown to the crib already" % m.names[p % m.sides])
     return bytes([_SOLO, p, 2] + sorted(places))
-
-
-def _seed(m, ev):
-    if m._d < 0 or not m.game_over:
-        raise CribError("a game's seed is told once the game is over")
-    if told(m):
-        raise CribError("this game's seed is told already")
-    n = _number(ev.get("n"), "a seed")
-    g = game_seed(m)
-    if g is not None and n != g:
-        raise CribError("not this game's seed")
-    return bytes((_SOLO, _NONE, 4, n >> 24, n >> 16 & 255, n >> 8 & 255, n & 255))
-
-
-# The usual events, checked as in any match and then against the deal; those a check (a laptop's
-# proposal) never answers.
-_USUAL = ("lay", "go", "show", "starter", "dealer", "deal", "game", "muggins", "name", "end")
-_HIDDEN = ("throw", "seed", "lay", "go", "show", "starter", "dealer")
 
 
 # ---- the board's moves ------------------------------------------------------------------------------
@@ -357,10 +341,45 @@ def _move(m, think):
     if phase == "starter":
         th = thrown(m)
         if not th[BOARD]:
-            return throw(BOARD, _board_throw(m, d)) if think else True
+            if not think:
+                return True
+            from cribbage import opponent
+
+            hand = list(d[0][BOARD])
+            cards = opponent.discard(
+                m.setup["solo"][0], hand, m.dealer == BOARD, m.front[BOARD], m.front[0], m.target, m.form
+            )
+            assert cards is not None
+            return throw(BOARD, sorted([hand.index(c) for c in cards]))
         return None if not th[0] else {"t": "starter", "c": d[2]}
     if phase == "play":
-        return _play_move(m, d, think)
+        play = m.play
+        p = m.play_seats[play.turn]
+        cards = held(m, p, d)
+        assert cards is not None
+        if p != BOARD:
+            for c in cards:
+                if play.count + pip(c) <= 31:
+                    return None  # the player's lay
+            return {"t": "go", "p": p}
+        if not think:
+            return True
+        from cribbage import opponent
+
+        seen = [d[2]] + [d[0][BOARD][k] for k in thrown(m)[BOARD]]
+        c = opponent.lay(
+            m.setup["solo"][0],
+            cards,
+            list(play.current),
+            play.count,
+            [c for _s, c in play.laid],
+            seen,
+            m.front[BOARD],
+            m.front[0],
+            m.target,
+            m.hand_size,
+        )
+        return {"t": "go", "p": p} if c is None else {"t": "lay", "p": p, "c": c}
     if phase == "show":
         side, kind = m.next_show()
         if side != BOARD and m.muggins:
@@ -368,43 +387,3 @@ def _move(m, think):
         cards = crib(m, d) if kind == "crib" else kept(m, m.next_shower(), d)
         return {"t": "show", "s": side, "k": kind, "cards": cards}
     return None
-
-
-def _board_throw(m, d):
-    from cribbage import opponent
-
-    hand = list(d[0][BOARD])
-    level = m.setup["solo"][0]
-    cards = opponent.discard(level, hand, m.dealer == BOARD, m.front[BOARD], m.front[0], m.target, m.form)
-    assert cards is not None
-    return sorted([hand.index(c) for c in cards])
-
-
-def _play_move(m, d, think):
-    play = m.play
-    p = m.play_seats[play.turn]
-    cards = held(m, p, d)
-    assert cards is not None
-    if p != BOARD:
-        for c in cards:
-            if play.count + pip(c) <= 31:
-                return None  # the player's lay
-        return {"t": "go", "p": p}
-    if not think:
-        return True
-    from cribbage import opponent
-
-    seen = [d[2]] + [d[0][BOARD][k] for k in thrown(m)[BOARD]]
-    c = opponent.lay(
-        m.setup["solo"][0],
-        cards,
-        list(play.current),
-        play.count,
-        [c for _s, c in play.laid],
-        seen,
-        m.front[BOARD],
-        m.front[0],
-        m.target,
-        m.hand_size,
-    )
-    return {"t": "go", "p": p} if c is None else {"t": "lay", "p": p, "c": c}

@@ -11,7 +11,7 @@ from cribbage.cards import format_card, pip
 from cribbage.game import replay
 from cribbage.show import score_show
 
-PAUSE = 1000  # board/controller/solo.py PAUSE_MS (900) and a little: the board has moved
+PAUSE = 1000  # board/controller/solo.py _PAUSE_MS (900) and a little: the board has moved
 
 
 def _new_match(s):

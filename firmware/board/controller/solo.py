@@ -9,17 +9,18 @@ the board"); the board's sealing key is a file beside the journal (KEY), never i
 """
 
 import os
+import sys
 
 from board import display
 from board.controller.entry import DIGIT_RANKS
 from board.ticks import diff
-from cribbage import solo
+from cribbage import const, solo
 from cribbage.cards import RANKS, SUITS, format_card, pip
 from cribbage.deal import new_seed
 from cribbage.show import score_show
 
 KEY = "solo.key"  # beside the journal: the board's sealing key (16 bytes)
-PAUSE_MS = 900  # the board waits this long before each of its moves, so the last one can be read
+_PAUSE_MS = const(900)  # the board waits this long before each of its moves, so the last one can be read
 
 
 def key(c, make=False):
@@ -66,6 +67,24 @@ def seed_key(c, p, r):
         p.side = n
     q = "new match, seed %d?" % p.side if p.side >= 0 else "new match?"
     p.note = c.book.note(q + why)
+
+
+def drop_throw():
+    """Forget what only the board's throw needs, the advice and its tables (14 KB of the Pico's heap with
+    the code in RAM), once the board has thrown: they go back to the heap at the next gc, so the play and
+    the show keep that room, and load again at the next throw (docs/memory.md, "Loaded when first
+    used"). Not while the advising plug-in (loaded by a match before) holds the advice: a second copy
+    would come."""
+    if "board.controller.advising" in sys.modules:
+        return
+    opponent = sys.modules.get("cribbage.opponent")
+    if opponent is not None:
+        opponent._advisor = None
+    core = sys.modules["cribbage"]
+    for name in ("cribbage.advice", "cribbage.cribtables", "cribbage.showtotal", "cribbage.showtables"):
+        sys.modules.pop(name, None)
+        if hasattr(core, name[9:]):
+            delattr(core, name[9:])  # the package keeps its submodules as attributes
 
 
 def start(c):
@@ -116,7 +135,7 @@ class Solo:
         if self.t is None:
             self.t = now
             return True  # the prompt says the board is to move
-        if diff(now, self.t) < PAUSE_MS:
+        if diff(now, self.t) < _PAUSE_MS:
             return False
         self.t = None
         count = m.play.count if m.play is not None else 0
@@ -126,6 +145,8 @@ class Solo:
             self.t = now  # tried again after a pause; nothing changed
             c.say("Out of memory:", "the board cannot", "move yet")
             return True
+        if ev is not None and ev["t"] == "throw":
+            drop_throw()
         done = c.commit(ev) if ev is not None else None
         if done is not None:
             self._tell(c, m, done, count)
