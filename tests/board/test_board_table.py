@@ -54,6 +54,18 @@ def test_the_menu_says_each_match_format_and_track_pair_in_words():
         assert "\nbest of 5 games\n" in "\n".join(_menu_screens(s))
     finally:
         s.close()
+    # A one-game match is one game, not "1 games" (met choosing a one-game match against the board).
+    s = Scenario(games=1)
+    try:
+        text = "\n".join(_menu_screens(s))
+        assert "= ACC, 1 game\n" in text and "1 games" not in text
+    finally:
+        s.close()
+    s = Scenario(fmt="games", games=1)
+    try:
+        assert "= best of 1 game\n" in "\n".join(_menu_screens(s))
+    finally:
+        s.close()
 
 
 def test_the_cut_says_whose_pegs_are_which_colour():

@@ -124,10 +124,11 @@ def _value(settings, key, colours):
     ):
         return "%d (not used)" % v
     if key == "fmt" or key == "games" or key == "to":
+        n = settings["games"]
         if fmt == "games":
-            return "best of %d games" % settings["games"]
+            return "best of %d game%s" % (n, "s" if n > 1 else "")
         if fmt == "acc":
-            return "ACC, %d games" % settings["games"]
+            return "ACC, %d game%s" % (n, "s" if n > 1 else "")  # (a one-game match: "ACC, 1 game")
         return "%s %s" % (fmt, "to %d" % settings["to"])  # points (1/2/3 a game) or lurch (1/2) to win
     if key == "auto_ok_ms":
         return "after %d secs" % (v // 1000) if v else "off"
