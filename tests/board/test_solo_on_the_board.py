@@ -273,7 +273,7 @@ def _seeded_match(s, digits):
     s.wait(1500)
     s.release("MENU", "UNDO")
     s.wait(100)
-    assert "key a seed" in s.screen()
+    assert "key a seed" in s.screen() or "new match, seed?" in s.screen()
     s.keys(digits)
     s.wait(100)
 
@@ -316,5 +316,21 @@ def test_a_seed_keyed_at_the_new_match_deals_the_same_match_again():
         s.press("UNDO")
         s.wait(100)
         assert s.journal()[-len(again) :] == again  # UNDO said no: nothing changed
+    finally:
+        s.close()
+
+
+def test_the_new_match_question_keeps_unsynced_games_apart_from_the_seed():
+    # Before: `new match? or` `key a seed 1` `game not synced:`: the count read as a seed keyed.
+    s = _solo()
+    try:
+        while s.app.match.dealer is None:
+            s.wait(50)
+        _seeded_match(s, "")
+        screen = s.screen().split("\n")
+        assert "new match, seed?" in screen and "1 game not" in screen, screen
+        s.keys("4 7")
+        assert "new match, seed 47? 1 game not synced: OK to keep going" in " ".join(s.screen().split())
+        s.press("UNDO")
     finally:
         s.close()

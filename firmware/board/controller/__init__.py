@@ -316,8 +316,12 @@ class Controller(Keyed):
             self.entry.reset()
             self.menu = -1
             # (against the board, digits keyed now are the new match's seed: solo.seed_key)
-            q = "new match? or key a seed" if self.settings["solo"] else GUARD_CHOICES[0] + "?"
-            self.pending = Pending(P_GUARD, None, self.book.note(q))
+            q = GUARD_CHOICES[0] + "?"
+            note = self.book.note(q)
+            if self.settings["solo"]:
+                # The games not synced on their own rows: "key a seed 1 game not synced" read as seed 1.
+                note = "new match? or key a seed" if note == q else "new match, seed?" + note[len(q) :]
+            self.pending = Pending(P_GUARD, None, note)
         elif name == "MENU":
             self._long_used |= bit
             a = self.advising
