@@ -334,3 +334,26 @@ def test_the_new_match_question_keeps_unsynced_games_apart_from_the_seed():
         s.press("UNDO")
     finally:
         s.close()
+
+
+def test_a_card_keyed_for_the_throw_stays_while_the_board_throws():
+    # Before: the board's throw, due about a second after the deal, was committed while the player
+    # keyed theirs, and the commit cleared the cards keyed so far (`crib: 7D_`, then `Key 2 cards`).
+    s = _solo()
+    try:
+        m = s.app.match
+        while m.dealer is None:
+            s.wait(50)
+        assert not solo.thrown(m)[1]  # the board has not thrown yet
+        hand = sorted(solo.held(m, 0))
+        _key(s, hand[0])
+        s.wait(3 * PAUSE)
+        assert s.app.controller.entry.cards == [hand[0]]
+        assert "crib: %s_" % format_card(hand[0]) in s.screen()
+        _key(s, hand[1])
+        s.press("OK")
+        assert solo.thrown(m)[0] and sorted(solo.kept(m, 0)) == hand[2:]
+        s.wait(PAUSE)
+        assert solo.thrown(m)[1]  # the board throws after the player
+    finally:
+        s.close()

@@ -129,6 +129,11 @@ class Solo:
             return False
         if c.message and m.phase() == "show":
             return False  # a count being read: the next waits for a key (or the message to fade)
+        if c.entry.active():
+            # The player is keying their throw: the board's own throw waits for it, as its commit would
+            # clear the cards keyed so far (Controller.commit).
+            self.t = None
+            return False
         if not solo.due(m):
             self.t = None
             return False
