@@ -355,5 +355,28 @@ def test_a_card_keyed_for_the_throw_stays_while_the_board_throws():
         assert solo.thrown(m)[0] and sorted(solo.kept(m, 0)) == hand[2:]
         s.wait(PAUSE)
         assert solo.thrown(m)[1]  # the board throws after the player
+        s.wait(PAUSE)  # the starter: the play, the player's hand in order
+        if m.phase() == "play" and len(solo.held(m, 0)) == 4:
+            assert "hand " + " ".join([format_card(c) for c in hand[2:]]) in s.screen(), s.screen()
+    finally:
+        s.close()
+
+
+def test_the_last_card_of_the_play_is_shown_before_the_first_count():
+    # Before: the play's last card (the board's or the player's) took the deal to the show, whose rows
+    # were empty: its points went on the pegs, and the display never said which card or why.
+    s = _solo()
+    try:
+        m = s.app.match
+        while m.phase() != "show":
+            if solo.due(m):
+                s.wait(20)
+            else:
+                _turn(s)
+        assert not m.shown
+        last = [ev for ev in s.journal() if ev["t"] == "lay"][-1]
+        screen = s.screen()
+        assert "%s %s" % (m.names[last["p"]], format_card(last["c"])) in screen, screen
+        assert "Board to move" in screen
     finally:
         s.close()

@@ -136,6 +136,8 @@ class Solo:
             return False
         if not solo.due(m):
             self.t = None
+            if m.phase() == "deal":
+                self.news = []  # the deal is counted: its play is not the next deal's news
             return False
         if self.t is None:
             self.t = now
@@ -309,9 +311,11 @@ class Solo:
             play = m.play
             now = play.current[-3:]
             body = self.news[:2] + ["%d: " % play.count + display.cards_text(now) if now else "count 0"]
-            body.append("hand " + display.cards_text(held))
+            body.append("hand " + display.cards_text(sorted(held)))
             if mine:
                 hint = "%s lays: a card" % m.names[0]
+        elif phase == "show" and not mine and not m.shown:
+            body = self.news[:2]  # the play's last card and what it scored, until the first count
         elif phase == "show" and mine:
             side, kind = m.next_show()
             body = ["your %s? digits" % kind, "OK alone: count"]
