@@ -380,3 +380,21 @@ def test_the_last_card_of_the_play_is_shown_before_the_first_count():
         assert "Board to move" in screen
     finally:
         s.close()
+
+
+def test_while_a_count_is_read_the_prompt_says_ok_goes_on():
+    # Before: the bottom line said `Board to move` while the board waited for the player's key.
+    s = _solo()
+    try:
+        m = s.app.match
+        while m.phase() != "show" or not m.shown:
+            _turn(s)
+        shown = m.shown
+        s.wait(3 * PAUSE)
+        assert m.shown == shown and "OK = next count" in s.screen() and "to move" not in s.screen()
+        s.press("OK")
+        assert "Board to move" in s.screen()
+        s.wait(PAUSE)
+        assert m.shown == shown + 1
+    finally:
+        s.close()

@@ -101,6 +101,7 @@ class Solo:
         self.t = None  # when the board's next move came due (ticks), None while the player is to act
         self.lost = False  # the key to the match's seal is not on this board
         self.news = []  # what was done last in the deal, in the play's words (the rows show it)
+        self.reading = False  # a count on the display in the show: the board waits for a key
 
     def start(self, match):
         """Held MENU before the starter asks for the advice: not against the board."""
@@ -127,8 +128,12 @@ class Solo:
             solo.register(m.setup["solo"], solo.unseal(m.setup["solo"], k))
         if self.lost or c.pending is not None or c.menu >= 0:
             return False
-        if c.message and m.phase() == "show":
-            return False  # a count being read: the next waits for a key (or the message to fade)
+        phase = m.phase()
+        was = self.reading
+        self.reading = bool(c.message) and phase == "show"
+        if self.reading:
+            # A count being read: the next waits for a key (or the message to fade); the prompt says so.
+            return not was
         if c.entry.active():
             # The player is keying their throw: the board's own throw waits for it, as its commit would
             # clear the cards keyed so far (Controller.commit).
@@ -136,7 +141,7 @@ class Solo:
             return False
         if not solo.due(m):
             self.t = None
-            if m.phase() == "deal":
+            if phase == "deal":
                 self.news = []  # the deal is counted: its play is not the next deal's news
             return False
         if self.t is None:
@@ -323,5 +328,6 @@ class Solo:
                 body.append("= %d" % entry.number())
             hint = "OK=claim"
         if not mine and solo.due(m):
-            hint = "%s to move" % m.names[solo.BOARD]
+            # (while a count is read the board waits: a key, or the count fading, goes on)
+            hint = "OK = next count" if self.reading else "%s to move" % m.names[solo.BOARD]
         return (body, hint) if body or hint else None
