@@ -105,7 +105,7 @@ def rows(match, settings, c, colours):
         paged = c.message  # a count longer than the display, paged below
         k = c.page
         if advice and a.on:  # pyright: ignore[reportOptionalMemberAccess] (advice: a is there)
-            hint = advice[1]  # an error over the advice's keying, which goes on
+            hint = advice[1] or hint  # an error over the advice's keying, which goes on
     elif advice:
         assert a is not None
         body, h = advice

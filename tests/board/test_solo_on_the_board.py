@@ -398,3 +398,28 @@ def test_while_a_count_is_read_the_prompt_says_ok_goes_on():
         assert m.shown == shown + 1
     finally:
         s.close()
+
+
+def test_ok_at_the_winning_count_waits_for_the_seed_which_stays_on_the_result():
+    # Before: OK at the count that won (as after every count) went on to `New match?` before the board
+    # told the game's seed: a second OK started the match without the seed in the journal (the laptop
+    # cannot check the game), and the seed, told in a message any key clears, was not seen again.
+    s = Scenario(solo=1, form="six61", fmt="games", games=1)
+    try:
+        _seeded_match(s, "4 7 A A")
+        s.press("OK")
+        s.wait(100)
+        m = s.app.match
+        while not m.match_over:
+            _turn(s)
+        s.press("OK")  # the winning count (or lay) read
+        s.press("OK")
+        assert m.match_over and s.app.controller.pending is None
+        s.wait(PAUSE)
+        assert s.journal()[-1]["t"] == "seed" and "Match's seed:" in s.screen()
+        s.press("OK")  # the seed read: the result stays, with the match's seed
+        s.press("UNDO")  # (OK offered a new match: UNDO said no)
+        assert "wins match" in s.screen() and "seed 4711" in s.screen(), s.screen()
+        assert "OK = new match" in s.screen()
+    finally:
+        s.close()

@@ -211,6 +211,9 @@ class Solo:
         mine = self._mine(m, phase)
         if name == "OK":
             if phase in ("deal", "game over", "match over"):
+                if solo.due(m):
+                    return  # the game's seed is told first (the key cleared the count): the journal
+                    # keeps it for the laptop's check, and the next game or match would skip it
                 c._ok(c.now)  # the next deal or game, or a new match (the controller's own OK)
             elif mine and phase == "starter":
                 self._throw(c, m)
@@ -321,6 +324,10 @@ class Solo:
                 hint = "%s lays: a card" % m.names[0]
         elif phase == "show" and not mine and not m.shown:
             body = self.news[:2]  # the play's last card and what it scored, until the first count
+        elif phase == "match over" and solo.match_seed(m) is not None:
+            # The match's seed stays on its result, not only in the message that told it (which any
+            # key clears, OK at the win's count too): so the match can be keyed and dealt again.
+            body = display.result_lines(m)[: display.ROWS - m.sides - 3] + ["seed %d" % solo.match_seed(m)]
         elif phase == "show" and mine:
             side, kind = m.next_show()
             body = ["your %s? digits" % kind, "OK alone: count"]
