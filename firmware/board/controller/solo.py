@@ -77,9 +77,9 @@ def drop_throw():
     would come."""
     if "board.controller.advising" in sys.modules:
         return
-    opponent = sys.modules.get("cribbage.opponent")
-    if opponent is not None:
-        opponent._advisor = None
+    from cribbage import opponent  # (loaded by the throw)
+
+    opponent._advisor = None
     core = sys.modules["cribbage"]
     for name in ("cribbage.advice", "cribbage.cribtables", "cribbage.showtotal", "cribbage.showtables"):
         sys.modules.pop(name, None)
@@ -157,7 +157,7 @@ class Solo:
             self.t = now  # tried again after a pause; nothing changed
             c.say("Out of memory:", "the board cannot", "move yet")
             return True
-        if ev is not None and ev["t"] == "throw":
+        if isinstance(ev, dict) and ev["t"] == "throw":
             drop_throw()
         done = c.commit(ev) if ev is not None else None
         if done is not None:
