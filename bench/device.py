@@ -16,7 +16,11 @@ keeps its littlefs, and boots copies of it:
   each of the board's decisions (solo.next_move: its throw, its lays and goes), the time its code takes
   to load and the heap its code and the match hold;
 - a hole tapped to its lit frame on the wire (debounce included): the tap's device time to the end of
-  the frame that lights it, as the emulator decodes the data pin.
+  the frame that lights it, as the emulator decodes the data pin;
+- with --only solo-game alone (tens of minutes of wall time, so not in the full report): a one-game match
+  to 121 against the board at the top level, played in the running app on its keys by a player who reads
+  only the display (tools/emupico_solo.py), and the least heap free the app said on its console at its
+  calm points during the game (hal.rp2 heap_seen).
 
 Unix-port figures come from the same code on .venv/bin/micropython (bench/mp_device.py) and the link
 bench's server; ratio = Pico / unix. Device time is the emulator's estimate at 125 MHz (optimistic: no
@@ -27,6 +31,7 @@ XIP cache misses; see ../shared/rp2emu/README.md).
     python -m bench.device --only sync|frame|solo|boot [--games N]   (the sync, the LED frame, the board's
                                           decisions against the board or the boots: for measuring one
                                           change before and after, minutes not tens)
+    python -m bench.device --only solo-game   (a game against the board in the running app: its heap)
 """
 
 import json
@@ -42,7 +47,7 @@ from match_script import match_events
 from board.store.commit import _EVERY
 from cribbage import events
 from sim.matchgen import history
-from tools import emupico, unixport
+from tools import emupico, emupico_solo, unixport
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -80,7 +85,7 @@ def ready(pico, after=0):
     def since():
         return [f["at_ms"] for f in pico.ctl_json("leds").values() if f["at_ms"] >= heap]
 
-    return min(_wait(since, "the app's first LED frame"))
+    return min(emupico.until(since, "the app's first LED frame"))
 
 
 def boot(image, name, timeout=300):
@@ -103,7 +108,7 @@ def boot_reset(image, name, run_ms=3000):
         pico.first_lit(timeout=300)
         pico.stamped("heap:")
         t = pico.time_ms()
-        _wait(lambda: pico.time_ms() > t + run_ms, "%d ms of device time" % run_ms)
+        emupico.until(lambda: pico.time_ms() > t + run_ms, "%d ms of device time" % run_ms)
         mark = pico.mark()
         pico.ctl("reset")
         at = pico.stamped("chip reset", mark)
@@ -147,18 +152,6 @@ def sync_figures(image, lines, name):
     return n, dev, wall
 
 
-def _wait(fn, what, timeout=120):
-    """fn() until it is truthy, polled in wall time; SystemExit after timeout s."""
-    deadline = time.monotonic() + timeout
-    while True:
-        got = fn()
-        if got:
-            return got
-        if time.monotonic() > deadline:
-            raise SystemExit("bench-device: no %s within %d s" % (what, timeout))
-        time.sleep(0.05)
-
-
 def tap_latency(image):
     """ms from a hole's tap (device time, bracketed by two control-port reads) to the end on the wire of
     the first frame that lights it; several taps, one hole further each time."""
@@ -170,16 +163,16 @@ def tap_latency(image):
         # bench waited for its frame for ever)
         for key in ("0 3", "3 1", "1 4", "3 2", "3 4", "3 4"):
             pico.ctl("press %s" % key)
-            _wait(lambda: not pico.ctl("keys").strip(), "the key released")
+            emupico.until(lambda: not pico.ctl("keys").strip(), "the key released")
             t = pico.time_ms()
-            _wait(lambda t=t: pico.time_ms() > t + 100, "100 ms of device time")
+            emupico.until(lambda t=t: pico.time_ms() > t + 100, "100 ms of device time")
         for k in range(5):
             bit = 3 + k  # track 0, hole 2 + k (hardware/board.json): each a new +n proposal
             frames = pico.ctl_json("leds")["2"]["frames"]
             t0 = pico.time_ms()
             pico.ctl("tap %d" % bit)
             t1 = pico.time_ms()
-            leds = _wait(
+            leds = emupico.until(
                 lambda n=frames: (lambda got: got if got["frames"] > n else None)(pico.ctl_json("leds")["2"]),
                 "an LED frame after the tap of bit %d" % bit,
             )
@@ -303,6 +296,26 @@ def quick(only, image, games):
         )
     elif only == "solo":
         print(SOLO_LINE % solo_figures(on_pico(image)))
+    elif only == "solo-game":
+        img = emupico.with_files(
+            image,
+            os.path.join(WORK, "solo-game.img"),
+            {"data/settings.json": b'{"v": 1, "solo": 3, "fmt": "games", "games": 1}'},
+        )
+        with emupico.Pico(WORK, "solo-game", load_fs=img, timeout=7200) as pico:
+            pico.stamped("heap:")
+            t0 = pico.time_ms()
+            emupico_solo.new_match(pico)
+            end = emupico_solo.play_match(pico, timeout=7000)
+            text = pico.console_text()
+            took = (pico.time_ms() - t0) / 1000
+            pico.quit()
+        after_boot = int(text.split("heap: ")[1].split()[0])
+        print(
+            "a one-game match to 121 against the board at the top level in the running app (%.0f s of"
+            " device time, ended %r): heap free after boot %d B, least free at the game's calm points %d B"
+            " (goal >= %d B)" % (took, end[3:5], after_boot, emupico_solo.least_free(text), 80 * 1024)
+        )
     elif only == "boot":
         lines600 = scripted(600)
         img600 = emupico.with_journal(image, os.path.join(WORK, "j600c.img"), lines600, WORK, CHECKPOINT)
@@ -328,7 +341,7 @@ def quick(only, image, games):
             % (GOALS["lit"], GOALS["boot600"], GOALS["heap"])
         )
     else:
-        raise SystemExit("--only sync, frame, solo or boot")
+        raise SystemExit("--only sync, frame, solo, solo-game or boot")
     return 0
 
 

@@ -32,6 +32,19 @@ CLOCK_FIX = "file://" + os.path.join(ROOT, "tools", "emupico_clock.mjs")
 STAMP = re.compile(r"^\[rp2emu ([0-9.]+) ms\] ")
 
 
+def until(fn, what, timeout=120):
+    """fn()'s first true answer, polled in wall time (device time runs at the emulator's pace);
+    TimeoutError naming what was waited for after timeout s."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = fn()
+        if got:
+            return got
+        if time.monotonic() > deadline:
+            raise TimeoutError("no %s within %d s" % (what, timeout))
+        time.sleep(0.05)
+
+
 def missing():
     """Why the emulated Pico cannot run on this machine, or None when it can."""
     if not os.path.isfile(os.path.join(RP2EMU, "run-pico")):

@@ -254,7 +254,7 @@ class Hal:
         self.display = display
         self.link = UsbLink()
         self.piezo = None  # a Piezo when the board file gives its pin (make)
-        self._heap_told = False
+        self._heap_told = 0
 
     def board_uid(self):
         """The board's identity for the laptop's history: hex of the chip's unique id."""
@@ -279,10 +279,16 @@ class Hal:
 
     def heap_seen(self):
         """App.calm_gc calls this after its collections: the first, after the boot, says on the console
-        how much heap the board has left to play in (what `make bench-device` reports)."""
+        how much heap the board has left to play in, and each later one that finds a kilobyte less than
+        the last said says that (a mode's code loaded, a solo game's deal held): what `make
+        bench-device` reports. (_heap_told: the free bytes last said, 0 before the first.)"""
+        free = gc.mem_free()
         if not self._heap_told:
-            self._heap_told = True
-            self.log("heap: %d bytes free after boot" % gc.mem_free())
+            self._heap_told = free
+            self.log("heap: %d bytes free after boot" % free)
+        elif free < self._heap_told - 1024:
+            self._heap_told = free
+            self.log("heap: %d bytes least free since boot" % free)
 
     def close(self, ended=False):
         pass  # the board keeps its last frame; a reset or power cut is the only way out

@@ -13,7 +13,6 @@ import socket
 import sqlite3
 import subprocess
 import threading
-import time
 
 import pytest
 from expect import board_for, emulated_lit
@@ -21,7 +20,7 @@ from match_script import match_events
 
 from board import settings
 from cribbage import events
-from tools import emupico
+from tools import emupico, emupico_solo
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT = os.path.dirname(os.path.dirname(_HERE))
@@ -67,18 +66,6 @@ def lines600():
 @pytest.fixture(scope="module")
 def image600(deployed, lines600):
     return emupico.with_journal(deployed, os.path.join(WORK, "j600.img"), lines600, WORK)
-
-
-def _until(fn, what, timeout=120):
-    """fn() until it is truthy (wall time: device time runs at the emulator's pace)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        got = fn()
-        if got:
-            return got
-        if time.monotonic() > deadline:
-            raise AssertionError("no %s within %d s" % (what, timeout))
-        time.sleep(0.2)
 
 
 class _Cut:
@@ -127,16 +114,16 @@ def _oled(pico):
 
 def _shows(pico, rows):
     """The emulated display reads rows (waits: the display follows the first LED frame)."""
-    _until(lambda: _oled(pico) == rows, "display %r (it shows %r)" % (rows, _oled(pico)), 60)
+    emupico.until(lambda: _oled(pico) == rows, "display %r (it shows %r)" % (rows, _oled(pico)), 60)
 
 
 def _press(pico, name):
     """A key pressed 100 ms and released, then 100 ms of device time for the board to take it (a
     second press of the same key while the first is held would be no new press)."""
     pico.ctl("press %s" % KEY[name])
-    _until(lambda: not pico.ctl("keys").strip(), "%s released" % name, 60)
+    emupico.until(lambda: not pico.ctl("keys").strip(), "%s released" % name, 60)
     t = pico.time_ms()
-    _until(lambda: pico.time_ms() > t + 100, "100 ms of device time", 60)
+    emupico.until(lambda: pico.time_ms() > t + 100, "100 ms of device time", 60)
 
 
 def _sync(pico, dbpath, check=True):
@@ -203,8 +190,8 @@ def test_deploy_then_boot_empty_key_cut_tap_confirm_sync_mpremote(deployed):
         frames = pico.ctl_json("leds")["2"]["frames"]
         sensor = pico.ctl("tap 3")  # chain bit 3 = track 0, hole 2 (hardware/board.json)
         assert sensor == "ok"
-        _until(lambda: _oled(pico)[3].startswith("P1 +2"), "the +2 proposal on the display", 60)
-        _until(lambda: pico.ctl_json("leds")["2"]["frames"] > frames, "an LED frame after the tap", 60)
+        emupico.until(lambda: _oled(pico)[3].startswith("P1 +2"), "the +2 proposal on the display", 60)
+        emupico.until(lambda: pico.ctl_json("leds")["2"]["frames"] > frames, "an LED frame after the tap", 60)
         _press(pico, "OK")
         _sync(pico, db)
         synced = _db_events(db)
@@ -267,7 +254,7 @@ def test_boot_600_events_sync_equals_journal_and_a_reset_mid_sync(image600, line
             except sqlite3.OperationalError:
                 return 0  # no table yet
 
-        _until(cut.held.is_set, "the sync under way", 120)
+        emupico.until(cut.held.is_set, "the sync under way", 120)
         mark = pico.mark()
         pico.ctl("reset")
         out = proc.communicate(timeout=300)[0]
@@ -328,7 +315,9 @@ def test_the_menu_and_the_advice_load_when_first_asked_for(deployed):
         _booted(pico)
         _press(pico, "MENU")
         items = len(settings.ORDER) + 1  # every setting, then "Player names"
-        _until(lambda: _oled(pico)[3].startswith("1/%d UNDO=leave" % items), "the menu's first item", 60)
+        emupico.until(
+            lambda: _oled(pico)[3].startswith("1/%d UNDO=leave" % items), "the menu's first item", 60
+        )
         at = settings.ORDER.index("advice")
         for _ in range(at):
             _press(pico, "MENU")
@@ -345,14 +334,51 @@ def test_the_menu_and_the_advice_load_when_first_asked_for(deployed):
         assert _oled(pico)[7].startswith("Starter?"), _oled(pico)
         pico.ctl("key %s 1" % KEY["MENU"])  # held: a long press (800 ms)
         t = pico.time_ms()
-        _until(lambda: pico.time_ms() > t + 1000, "1 s of device time", 60)
+        emupico.until(lambda: pico.time_ms() > t + 1000, "1 s of device time", 60)
         pico.ctl("key %s 0" % KEY["MENU"])
-        _until(lambda: _oled(pico)[3].startswith("Advice: P"), "the advice's keying prompt", 60)
+        emupico.until(lambda: _oled(pico)[3].startswith("Advice: P"), "the advice's keying prompt", 60)
         for k in ("A", "S", "2", "H", "3", "D", "4", "C", "5", "S", "6", "H"):
             _press(pico, k)
         _press(pico, "OK")
-        _until(lambda: _oled(pico)[2].rstrip() == "MENU=more 1/15", "the ranked discards", 60)
+        emupico.until(lambda: _oled(pico)[2].rstrip() == "MENU=more 1/15", "the ranked discards", 60)
         assert _oled(pico)[4].startswith("1 throw "), _oled(pico)
         text = pico.console_text()
         assert "Traceback" not in text and "error" not in text and "Out of memory" not in text, text[-800:]
+        pico.quit()
+
+
+def test_a_game_against_the_board_at_the_top_level_played_on_the_keys_then_synced(deployed):
+    """Against the board on the Pico: a one-game match at the top level, chosen by the settings and played
+    to 61 (the short game: a game to 121 takes the emulator tens of minutes; `make bench-device ARGS="--only
+    solo-game"` plays one) on the keypad by a player who reads only the display (tools/emupico_solo.py); the
+    board's own moves, counts and its seed at the end come by themselves. Synced, the laptop's history
+    deals every deal again from the revealed seed and checks it (crib.history's replay), lists the game as
+    against the board at its level, and the LEDs are the pegs its journal makes."""
+    db = os.path.join(WORK, "solo.sqlite3")
+    if os.path.exists(db):
+        os.remove(db)
+    img = emupico.with_files(
+        deployed,
+        os.path.join(WORK, "solo.img"),
+        {"data/settings.json": b'{"v": 1, "solo": 3, "form": "six61", "fmt": "games", "games": 1}'},
+    )
+    with emupico.Pico(WORK, "solo", load_fs=img, timeout=2400) as pico:
+        _booted(pico)
+        emupico_solo.new_match(pico)
+        end = emupico_solo.play_match(pico)
+        assert any(r.endswith(" wins match") for r in end) or "Game's seed:" in end, end
+        text = pico.console_text()
+        assert "Traceback" not in text and "Out of memory" not in text, text[-800:]
+        done = _sync(pico, db)
+        assert " 0 flagged" in done.stdout, done.stdout  # every deal dealt again from its seed: the same
+        synced = _db_events(db)
+        setup = [i for i in range(len(synced)) if synced[i][1]["t"] == "setup"][-1]
+        match = [ev for _s, ev in synced[setup:]]
+        assert match[0]["solo"][0] == "top" and match[-1]["t"] == "seed", match[-1]
+        assert [ev["t"] for ev in match].count("game") == 0  # one game: no second began
+        assert emulated_lit(pico.ctl("leds")) == board_for([events.to_line(ev) for ev in match])[0]
+        listed = subprocess.run(
+            [CRIB, "games", "--db", db], capture_output=True, text=True, timeout=120, cwd=_ROOT
+        )
+        assert listed.returncode == 0 and "the board (top)" in listed.stdout, listed.stdout + listed.stderr
         pico.quit()
