@@ -423,3 +423,43 @@ def test_ok_at_the_winning_count_waits_for_the_seed_which_stays_on_the_result():
         assert "OK = new match" in s.screen()
     finally:
         s.close()
+
+
+def test_against_the_board_the_players_cards_are_big():
+    # Large print against the board: the six dealt three a row at 16 x 24 px for the throw (read at
+    # arm's length), then in the play the hand held big under the count.
+    # (here, not in test_board_large.py: a test there would load the solo code before
+    # test_board_solo_lazy_mp.py checks that nothing has loaded it, in one pytest process)
+    from test_board_large import _shown
+
+    s = Scenario(large=True, solo=1)
+    try:
+        s.hold("MENU", "UNDO")
+        s.wait(1500)
+        s.release("MENU", "UNDO")
+        s.wait(100)
+        s.press("OK")
+        s.wait(3000)  # the board cuts and throws
+        m = s.app.match
+        held = sorted(solo.held(m, 0))
+        six = [" ".join(format_card(c) for c in held[:3]), " ".join(format_card(c) for c in held[3:])]
+        assert [(w, t) for w, t in _shown(s) if w] == [(2, six[0]), (2, six[1])]
+        assert _shown(s)[-2:] == [(0, "crib: _"), (0, "key 2, OK=throw")]
+        for c in (held[0], held[-1]):
+            t = format_card(c)
+            s.keys(t[0] + " " + t[1])
+        s.press("OK")
+        for _ in range(10):  # the board's starter, and its lead when it is the pone
+            if m.phase() == "play" and not solo.due(m):
+                break
+            s.wait(1000)
+        hand = sorted(solo.held(m, 0))
+        text = " ".join(format_card(c) for c in hand)
+        assert (2 if len(hand) <= 3 else 1, text) in _shown(s)  # 3 cards 16 x 24 px, 4 cards 8 x 24
+        c = [c for c in hand if m.play.count + pip(c) <= 31][0]
+        t = format_card(c)
+        s.keys(t[0] + " " + t[1])  # laid: the hand left is big
+        s.wait(100)
+        assert (2, " ".join(format_card(x) for x in sorted(solo.held(m, 0)))) in _shown(s)
+    finally:
+        s.close()

@@ -88,7 +88,7 @@ def drop_throw():
 
 
 def start(c):
-    return Solo()
+    return Solo(c.settings)
 
 
 class Solo:
@@ -96,7 +96,8 @@ class Solo:
 
     rank = -1  # (the display pages the advice's ranked options when >= 0: never here)
 
-    def __init__(self):
+    def __init__(self, settings):
+        self.settings = settings  # (large print: the player's cards big, read at arm's length)
         self.on = True
         self.t = None  # when the board's next move came due (ticks), None while the player is to act
         self.lost = False  # the key to the match's seal is not on this board
@@ -308,9 +309,12 @@ class Solo:
         body = []
         hint = None
         news = self.news[:1]
+        large = display.large_print(self.settings)
         if phase == "starter":
             held = sorted(held)
-            body = news + [display.cards_text(held[:3]), display.cards_text(held[3:])]
+            body = [display.cards_text(held[:3]), display.cards_text(held[3:])]
+            # large print: three cards a row in 16 x 24 px, the news left out for them
+            body = [large.big(r) for r in body] if large else news + body
             if mine:
                 keyed = display.cards_text(entry.cards)
                 body.append("crib: " + keyed + ("_" if len(entry.cards) < 2 else ""))
@@ -318,8 +322,14 @@ class Solo:
         elif phase == "play":
             play = m.play
             now = play.current[-3:]
-            body = self.news[:2] + ["%d: " % play.count + display.cards_text(now) if now else "count 0"]
-            body.append("hand " + display.cards_text(sorted(held)))
+            count = "%d: " % play.count + display.cards_text(now) if now else "count 0"
+            if large:
+                # the hand big on top (three cards 16 x 24 px, four 8 x 24), the count and the last move
+                # under it (a body led by "count" would be that count alone, big: board/large.py)
+                body = [large.big(display.cards_text(sorted(held)))] if held else []
+                body += [count] + self.news[:1]
+            else:
+                body = self.news[:2] + [count, "hand " + display.cards_text(sorted(held))]
             if mine:
                 hint = "%s lays: a card" % m.names[0]
         elif phase == "show" and not mine and not m.shown:
