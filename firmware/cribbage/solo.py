@@ -48,6 +48,9 @@ _MASK = const(255)
 BOARD = 1  # the board's player (and side); the player is 0
 LEVELS = ("beginner", "expected", "top")  # cribbage.opponent's, which loads with the board's first move
 FORMS = ("six", "six61", "five")
+# At a remote table the level is "table" (cribbage/table.py: its cards come from the table, told over the
+# link); a hand there is a solo record whose player byte is _HAND: [_SOLO, _HAND, 7, p, the six cards].
+_HAND = const(254)
 TOP = 0x3FFFFFFF  # seeds, seals and salts: 0 .. 2**30 - 1 (small ints on the board)
 _seeds = {}  # seal -> the match's seed (register)
 _games = {}  # (seal, game number) -> the game's seed (revealed)
@@ -90,9 +93,12 @@ def check(solo, form):
     if not isinstance(solo, (list, tuple)) or len(solo) != 3:
         raise CribError("solo is [level, seal, salt], not %r" % (solo,))
     level = solo[0]
-    if level not in LEVELS:
+    if level == "table":  # ["table", the bridge's tag for its table, 0]: the six-card game
+        if form != "six" or solo[2] != 0:
+            raise CribError("at a table: the six-card game, and ['table', tag, 0]")
+    elif level not in LEVELS:
         raise CribError("the board's level is one of %s, not %r" % (" ".join(LEVELS), level))
-    if form not in FORMS:
+    elif form not in FORMS:
         raise CribError("against the board: the six-card or the five-card game, not %r" % (form,))
     return [level, _number(solo[1], "seal"), _number(solo[2], "salt")]
 
@@ -116,6 +122,8 @@ def match_seed(m):
 def game_seed(m):
     """The seed of solo match m's game in force, or None when m is not told it."""
     solo = m.setup["solo"]
+    if solo[0] == "table":
+        return None  # (dealt by the table: no seed)
     s = _seeds.get(solo[1])
     if s is not None:
         return _seed_of(s, m.game_no)
@@ -134,6 +142,8 @@ def event_of(b, i):
     """The event of the solo record at b[i] (records.event_of)."""
     if b[i + 1] == _NONE:
         return {"t": "seed", "n": b[i + 3] << 24 | b[i + 4] << 16 | b[i + 5] << 8 | b[i + 6]}
+    if b[i + 1] == _HAND:
+        return {"t": "hand", "p": b[i + 3], "cards": list(b[i + 4 : i + 10])}
     return {"t": "throw", "p": b[i + 1], "i": list(b[i + 3 : i + 3 + b[i + 2]])}
 
 
@@ -142,7 +152,11 @@ def event_of(b, i):
 
 def dealt(m):
     """(hands, crib, starter) of solo match m's deal in force (cribbage.deal.deal), or None: m is
-    not told the seed, or no dealer yet."""
+    not told the seed, or no dealer yet (at a table: the hands the table told, cribbage/table.py)."""
+    if m.setup["solo"][0] == "table":
+        from cribbage import table
+
+        return table.dealt(m)
     g = game_seed(m)
     if g is None or m.dealer is None:
         return None
@@ -169,8 +183,10 @@ def thrown(m):
     """The places each player threw to the crib this deal ([] before their throw)."""
     out = [[] for _ in range(m.players)]
     for b, i in _records(m):
-        if b[i] == _SOLO and b[i + 1] != _NONE:
+        if b[i] == _SOLO and b[i + 1] < _HAND:
             out[b[i + 1]] = list(b[i + 3 : i + 3 + b[i + 2]])
+        elif b[i] == _SOLO and b[i + 1] == _HAND and b[i + 3]:
+            out[1] = [4, 5]  # at a table: the other seat's six, told at the show, its throw last
     return out
 
 
@@ -218,8 +234,8 @@ def crib(m, d=None):
 
 def validate(m, ev, t, entry, trusted, dry):
     """The record of ev in solo match m, as checks.validate answers, or CribError."""
-    if t == "throw" or t == "seed":
-        keys = ("p", "i") if t == "throw" else ("n",)
+    if t == "throw" or t == "seed" or t == "hand" and m.setup["solo"][0] == "table":
+        keys = ("p", "i") if t == "throw" else ("n",) if t == "seed" else ("p", "cards")
     elif entry is None:
         if type(t) is not str:
             raise CribError("an event is a dict with a text 't', not %r" % (ev,))
@@ -228,7 +244,16 @@ def validate(m, ev, t, entry, trusted, dry):
         keys = entry[1]  # the usual events, checked as in any match and then against the deal
     else:
         raise CribError("%s: not against the board" % t)
-    if dry and t in ("throw", "seed", "lay", "go", "show", "starter", "dealer"):  # (a check never answers)
+    if dry and t in (
+        "throw",
+        "seed",
+        "lay",
+        "go",
+        "show",
+        "starter",
+        "dealer",
+        "hand",
+    ):  # (a check never answers)
         raise CribError("against the board: played on the board")
     if not trusted:
         for k in ev:
@@ -248,13 +273,21 @@ def validate(m, ev, t, entry, trusted, dry):
         if g is not None and n != g:
             raise CribError("not this game's seed")
         return bytes((_SOLO, _NONE, 4, n >> 24, n >> 16 & 255, n >> 8 & 255, n & 255))
+    if t == "hand":
+        from cribbage import table
+
+        return table.hand(m, ev)
     rec = entry[0](m, ev, trusted, dry)
     if trusted:
         return rec
     # Why the record the usual check made of a t event cannot be in this deal (worded without a hidden
     # card), or None: the cards are checked when m is told the seed.
     why = None
-    if t == "dealer":
+    if (t == "lay" or t == "go" or t == "starter") and m.setup["solo"][0] == "table":
+        from cribbage import table  # at a table: checked as they come
+
+        why = table.why(m, t, rec)
+    elif t == "dealer":
         g = game_seed(m)
         if g is not None and rec[1] != _seed_of(g, 0) % m.players:
             why = "the board cut: %s deals" % m.names[_seed_of(g, 0) % m.players % m.sides]
@@ -297,6 +330,8 @@ def _throw(m, ev):
     if m.starter is not None or m.shown:
         raise CribError("the crib is thrown before the starter")
     p = checks._int(ev, "p", 0, m.players - 1, "player")
+    if m.setup["solo"][0] == "table" and (p or dealt(m) is None):
+        raise CribError("%s throws at the table" % m.names[p] if p else "the table deals first")
     places = ev.get("i")
     size = FORM_DEAL[m.form][1]
     if type(places) is not list or len(places) != 2:
@@ -325,6 +360,10 @@ def due(m):
 
 
 def _move(m, think):
+    if m.setup["solo"][0] == "table":
+        from cribbage import table
+
+        return table.move(m)
     g = game_seed(m)
     if g is None or (m.match_over and told(m)):
         return None

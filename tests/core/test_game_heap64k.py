@@ -45,8 +45,10 @@ ORDER = (
 )
 # The discard advice is a board feature, not part of the game: the board imports it, a replay does not;
 # nor the fast show total it scores with (the game checks a show with the itemised count); nor the
-# opponent, which a solo game loads when it starts.
+# opponent, which a solo game loads when it starts, nor the remote table's checks (cribbage/table.py),
+# which a match at a table loads when it starts.
 NOT_GAME = (
+    "cribbage/table.py",
     "cribbage/advice.py",
     "cribbage/cribtables.py",
     "cribbage/showtotal.py",

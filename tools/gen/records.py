@@ -21,6 +21,7 @@ USERS = {
         "CUT DEALER PEG FIX STARTER SHOW LAY GO MUG DEAL GAME END NAME ADVICE NONE SHIFT MASK".split()
     ),
     "firmware/cribbage/solo.py": tuple("STARTER SHOW LAY GO DEAL SOLO NONE SHIFT MASK".split()),
+    "firmware/cribbage/table.py": ("SOLO",),
 }
 # Record types records.py keeps private (`_NAME`: no module global, one interned name less).
 PRIVATE = ("NAME", "ADVICE", "SOLO", "SHIFT", "MASK")  # SHIFT, MASK: the log's chunk arithmetic (records.Log)
