@@ -263,6 +263,7 @@ class App:
                 form=self.settings["form"],
                 settings=self.settings,
                 clock=self.book.clock,
+                controller=self.controller,
             )
         except MemoryError:
             self.link = None

@@ -268,6 +268,8 @@ def describe(match, ev):
     if t == "name":  # by the set-up's name (P2), which a rename never changes: "P2 is Bob"
         # ([name budget] docs/memory.md: a format string the firmware interns already.)
         return "%s%s is %s" % (match.setup["names"][ev["s"]], "", ev["name"])
+    if t == "_new":
+        return deal.GUARD_CHOICES[0]  # a laptop's new match (at a table): "new match?" ([name budget])
     return {"deal": "next deal", "game": "next game", "end": "end match"}.get(t, t)
 
 

@@ -244,16 +244,8 @@ def validate(m, ev, t, entry, trusted, dry):
         keys = entry[1]  # the usual events, checked as in any match and then against the deal
     else:
         raise CribError("%s: not against the board" % t)
-    if dry and t in (
-        "throw",
-        "seed",
-        "lay",
-        "go",
-        "show",
-        "starter",
-        "dealer",
-        "hand",
-    ):  # (a check never answers)
+    # (a check never answers these)
+    if dry and t in ("throw", "seed", "lay", "go", "show", "starter", "dealer", "hand"):
         raise CribError("against the board: played on the board")
     if not trusted:
         for k in ev:

@@ -108,11 +108,11 @@ def _root(node):
 
 
 def test_only_the_controller_writes_its_fields():
-    """The menu, the advice, the play against the board and the display are handed the controller
-    (`c`) to read and to ask (say, commit): none of them assigns to it, to its fields or to theirs
-    (docs/design.md, the controller's contract)."""
+    """The menu, the advice, the play against the board, the link's table op and the display are handed
+    the controller (`c`) to read and to ask (say, commit): none of them assigns to it, to its fields or
+    to theirs (docs/design.md, the controller's contract)."""
     writes = []
-    for name in ("controller/menu", "controller/advising", "controller/solo", "display"):
+    for name in ("controller/menu", "controller/advising", "controller/solo", "display", "link/table"):
         path = os.path.join(build.FIRMWARE, "board", name + ".py")
         with open(path) as f:
             tree = ast.parse(f.read(), path)

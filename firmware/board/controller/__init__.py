@@ -37,6 +37,8 @@ class Controller(Keyed):
         say(*lines)         a message over the prompt (reports, errors)
         offer_link(ev, note, now, answer) / withdraw_link()   the link pump: the laptop's proposal;
                             answer(applied, error) hears how it ended
+        (the link's `table` op, board/link/table.py, commits a remote table's moves through `book`
+        and asks say() and the solo plug-in's news to show them: docs/remote.md)
         fault, stuck, menu, pending, message, page, entry, num_side, advising, skip, key_names,
         tracks()            read by the display (display.rows), by name, never written from outside
         blinking()          the proposed peg whose hole blinks (deal.Pending), or None
@@ -454,19 +456,26 @@ class Controller(Keyed):
         if p is None:
             return
         if p.kind == P_GUARD or p.ev.get("t") == "_new":
+            # (a laptop's new match at a table brings its set-up: board/link/table.py)
+            setup = p.ev.get("setup") if p.ev is not None else None
             try:  # the flash can fail here too: said, and the match in force stays (Commit.new_match)
                 if p.kind == P_GUARD and p.choice == 1:
                     self.settings.reset()
-                setup = setup_of(self.settings)
-                if self.settings["solo"]:
-                    from board.controller import solo  # against the board: the deal's seed, sealed
+                if setup is None:
+                    setup = setup_of(self.settings)
+                    if self.settings["solo"]:
+                        from board.controller import solo  # against the board: the deal's seed, sealed
 
-                    setup = solo.setup_of(self, setup, p.side if p.kind == P_GUARD else -1)
+                        setup = solo.setup_of(self, setup, p.side if p.kind == P_GUARD else -1)
                 self.book.new_match(setup)
                 self.advising = None  # the advice, or the board's play: made again as the match asks
             except (CribError, OSError) as e:
                 self.say(*display.wrap(str(e.args[0]) if isinstance(e, CribError) else "Flash error"))
+                if p.answer is not None:
+                    p.answer(False, self.message[0], p.pid)
                 return
+            if p.answer is not None:
+                p.answer(True, None, p.pid)
             self.skip = None
             if p.kind == P_GUARD:
                 self.entry.reset()

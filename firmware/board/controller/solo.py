@@ -1,6 +1,7 @@
 # Against the board on the board: the player's keys, the board's moves in turn, what the display shows.
-"""Loaded when the match in force is against the board (Controller.tick), never at boot: with it come
-cribbage.solo, and with the board's first decision cribbage.opponent (docs/memory.md). The Solo it
+"""Loaded when the match in force is against the board or at a remote table (Controller.tick), never at
+boot: with it come cribbage.solo, and with the board's first decision cribbage.opponent (at a table,
+cribbage.table instead: its cards come over the link, board/link/table.py; docs/memory.md). The Solo it
 makes takes the controller's `advising` place, the plug-in that takes the keys while `on`: the
 controller hands it each key (handle), each pass (tick), and the display asks it for its rows (rows).
 It writes none of the controller's fields: it keys cards into the controller's entry and asks say(),
@@ -119,8 +120,9 @@ class Solo:
         if "solo" not in m.setup:
             self.on = False  # a new match, not against the board
             return False
-        if solo.game_seed(m) is None and not self.lost:
-            # After a boot: the seed given back by the key (the journal holds it sealed).
+        if solo.game_seed(m) is None and not self.lost and m.setup["solo"][0] != "table":
+            # After a boot: the seed given back by the key (the journal holds it sealed). (At a table
+            # the cards come from the table, over the link: board/link/table.py.)
             k = key(c)
             if k is None:
                 self.lost = True
@@ -344,7 +346,8 @@ class Solo:
             if entry.digits or entry.rank >= 0:
                 body.append("= %d" % entry.number())
             hint = "OK=claim"
-        if not mine and solo.due(m):
-            # (while a count is read the board waits: a key, or the count fading, goes on)
+        if not mine and (solo.due(m) or m.setup["solo"][0] == "table"):
+            # (while a count is read the board waits: a key, or the count fading, goes on; at a table the
+            # other seat is to move while the board waits for the table)
             hint = "OK = next count" if self.reading else "%s to move" % m.names[solo.BOARD]
         return (body, hint) if body or hint else None

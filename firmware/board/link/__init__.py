@@ -36,6 +36,7 @@ _OPS = (
     "ack",
     "aside",
     "records",
+    "table",
 )
 
 
@@ -170,6 +171,10 @@ def state_of(match):
             "turn": play.turn,
             "over": play.over,
         }
+    if "solo" in match.setup and match.setup["solo"][0] == "table":
+        from cribbage import table  # (loaded with the table's match)
+
+        s["table"] = table.state(match)
     if s["last_show"] is not None:
         try:
             s["last_items"] = _plain(match.show_items())
@@ -187,11 +192,25 @@ class Link:
     Nothing here changes the game: a laptop's change becomes `pending` until a key press on the board.
     """
 
-    def __init__(self, journal, match=None, board_id="", firmware="", form="", settings=None, clock=None):
+    def __init__(
+        self,
+        journal,
+        match=None,
+        board_id="",
+        firmware="",
+        form="",
+        settings=None,
+        clock=None,
+        controller=None,
+    ):
         self.journal = journal
+        self.controller = (
+            controller  # the app's Controller: the `table` op applies the table's moves through it
+        )
         self.clock = clock  # Commit.clock: a hello's time goes there (None: the board keeps no time)
         self.match = match
-        self.board_id = board_id if isinstance(board_id, str) else _hex(board_id)
+        # (the raw id hexed here, not by a helper: one interned name less, [name budget] docs/memory.md)
+        self.board_id = board_id if isinstance(board_id, str) else bytes(board_id).hex()
         self.firmware = firmware
         self.form = form  # the game form when no match is running (the settings' next form)
         self.settings = settings  # board.settings.Settings: .values, .set(name, value, now)
@@ -425,6 +444,11 @@ class Link:
         self.pending = {"pid": self._pid, "event": ev, "note": note}
         return {"pending": self._pid}
 
+    def _op_table(self, req):
+        from board.link import table  # loaded with the first table request (docs/remote.md)
+
+        return table.op(self, req)
+
     def _op_pending(self, req):
         return {"pending": self.pending}
 
@@ -493,10 +517,6 @@ class Link:
         self._cursor.close()
         self._push_cursor.close()
         self._end_stream(False)  # its reply was for the host that went
-
-
-def _hex(raw):
-    return "".join("%02x" % b for b in raw)
 
 
 def pump(port, link, controller, host, now):
