@@ -21,7 +21,10 @@ class Game:
         self.form = match.form
         self.target = match.target
         self.names = list(match.names)
-        self.solo = match.setup["solo"][0] if "solo" in match.setup else ""  # against the board: its level
+        # against the board: its level; '' for a game between players, a remote table's too (its other
+        # seat is a person, named in the set-up: cribbage/table.py)
+        level = match.setup["solo"][0] if "solo" in match.setup else ""
+        self.solo = "" if level == "table" else level
         self.final = [0] * match.sides
         self.winner = None
         self.skunk = [""] * match.sides
@@ -197,6 +200,18 @@ def _coach_solo(m, ev, dealt, discards):
     told (its end), which deals each deal of the game again: the discard from the cards dealt. (No
     undo against the board: nothing to take back.)"""
     t = ev.get("t")
+    if m.setup["solo"][0] == "table":
+        # At a remote table the table deals: the player's six come in as a hand event (cribbage/table.py),
+        # so the discard is graded at the player's own show, from the six and the hand kept.
+        if t == "hand" and ev.get("p") == 0 and type(ev.get("cards")) is list:
+            dealt[(m.game_no, m.deal_no, 0)] = list(ev["cards"])
+        elif t == "show" and m.last_show is not None and m.last_show[1] == "hand" and m.last_show[0] == 0:
+            cards = dealt.pop((m.game_no, m.deal_no, 0), None)
+            d = discard_of(m.form, cards, list(m.last_show[2]), m.dealer == 0) if cards else None
+            if d is not None:
+                d.update(deal=m.deal_no, side=0, dealt=format_cards(cards))
+                discards.setdefault(m.game_no, []).append(d)
+        return None
     if t == "show" and m.last_show is not None and m.last_show[1] == "hand" and m.last_show[0] == 0:
         dealt[(m.game_no, m.deal_no, 0)] = (list(m.last_show[2]), m.dealer)
     elif t == "seed" and type(ev.get("n")) is int:
