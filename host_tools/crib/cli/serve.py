@@ -2,6 +2,7 @@
 # with --tables, the remote tables too; `crib table new` makes one on a running server, `crib table save`
 # keeps a finished one in the history, `crib table verify` checks it again.
 import json
+import os
 import urllib.error
 import urllib.request
 from typing import Annotated
@@ -10,6 +11,7 @@ import typer
 
 from crib.cli import club, common
 from crib.cli.common import CLUB, Command, Group
+from crib.link import share
 from crib.store import db
 
 app = typer.Typer()
@@ -60,25 +62,45 @@ table_app = typer.Typer(
 app.add_typer(table_app, name="table", rich_help_panel=CLUB)
 
 
-def _post(url, body=None):
-    """The server's JSON answer to a POST of `body` (None: a GET), or a clear failure."""
+class ServerError(Exception):
+    """The server refused (status: its HTTP status) or did not answer (status None); the text says which."""
+
+    def __init__(self, text, status=None):
+        super().__init__(text)
+        self.status = status
+
+
+def _request(url, body=None, token=None, timeout=10):
+    """The server's JSON answer to a POST of `body` (None: a GET), a seat's `token` sent as its bearer;
+    ServerError when it refuses or cannot be reached."""
+    headers = {"content-type": "application/json"}
+    if token is not None:
+        headers["authorization"] = "Bearer " + token
     req = urllib.request.Request(
         url,
         data=None if body is None else json.dumps(body).encode(),
-        headers={"content-type": "application/json"},
+        headers=headers,
         method="GET" if body is None else "POST",
     )
     try:
-        with urllib.request.urlopen(req, timeout=10) as r:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
             return json.loads(r.read())
     except urllib.error.HTTPError as e:
         try:
             said = json.loads(e.read()).get("error")
         except ValueError:
             said = None
-        common.fail("%s refused: %s" % (url, said or e.reason))
-    except (urllib.error.URLError, OSError) as e:
-        common.fail("cannot reach %s: %s" % (url, getattr(e, "reason", e)))
+        raise ServerError("%s refused: %s" % (url, said or e.reason), e.code) from None
+    except (urllib.error.URLError, OSError, ValueError) as e:
+        raise ServerError("cannot reach %s: %s" % (url, getattr(e, "reason", e))) from None
+
+
+def _post(url, body=None):
+    """The server's JSON answer to a POST of `body` (None: a GET), or a clear failure."""
+    try:
+        return _request(url, body)
+    except ServerError as e:
+        common.fail(str(e))
 
 
 @table_app.command("new", cls=Command)
@@ -146,3 +168,103 @@ def table_verify(
     finally:
         con.close()
     common.console.print("table %s checks: %d cards against the seed" % (code, checked), highlight=False)
+
+
+class _SeatApi:
+    """The table's API for a seat, as crib.tables.bridge.Bridge asks it (its errors in the bridge's words)."""
+
+    LONG_POLL = 30  # seconds: above the server's 20 s hold of a long poll
+
+    def __init__(self, base, code):
+        self.base = base
+        self.code = code
+        self.token = None
+
+    def _ask(self, path, body=None, token=None, timeout=10):
+        from crib.tables import bridge
+
+        try:
+            return _request("%s/api/tables/%s%s" % (self.base, self.code, path), body, token, timeout)
+        except ServerError as e:
+            if e.status is None or e.status >= 500:
+                raise bridge.Unreachable(str(e)) from None
+            raise bridge.Refusal(e.status, str(e)) from None
+
+    def join(self, name):
+        got = self._ask("/join", {"name": name})
+        return got["seat"], got["token"]
+
+    def view(self, after=None):
+        if after is None:
+            return self._ask("/seat", token=self.token)
+        return self._ask("/seat?after=%d" % after, token=self.token, timeout=self.LONG_POLL)
+
+    def move(self, seq, move):
+        return self._ask("/moves", {"seq": seq, "move": move}, token=self.token)
+
+    def record(self):
+        return self._ask("/record")
+
+
+@app.command("play", cls=Command, rich_help_panel=CLUB)
+def play_cmd(
+    code: Annotated[str, typer.Argument(help="the table's code")],
+    server: Server = "http://127.0.0.1:8121",
+    port: common.Port = "auto",
+    name: Annotated[str | None, typer.Option(help="your name at the table (default: your login)")] = None,
+    db_path: club.DbPath = None,
+    timeout: common.Timeout = 2.0,
+):
+    """Take a seat at a table with the board: its hand on its display, your throw and lays on its keypad.
+
+    The seat is kept in your data folder: run it again after a drop (the laptop asleep, the board
+    unplugged, the server restarted) and it takes the same seat back and goes on from there. At the end
+    the game is kept in the history with its proof (crib table verify CODE checks it again)."""
+    import getpass
+
+    import platformdirs
+
+    from crib.link import ports
+    from crib.link.client import LinkError
+    from crib.tables import bridge, record
+
+    base = server.rstrip("/")
+    if not 1 <= len(code) <= 32 or not code.isalnum():
+        common.fail("%r is not a table's code" % code)
+    folder = os.path.join(platformdirs.user_data_dir(db.APP, appauthor=False), "tables")
+    state = bridge.SeatState(bridge.state_path(folder, base, code))
+    me = name or state.data.get("name") or (getpass.getuser() or "board")[:24]
+    if not state.data.get("token"):
+        state.save(server=base, code=code, name=me)
+    say = lambda text: common.console.print(text, highlight=False, markup=False)  # noqa: E731
+    b = bridge.Bridge(
+        code,
+        _SeatApi(base, code),
+        lambda: share.connect(port, timeout),
+        state,
+        me,
+        say,
+        link_errors=(LinkError, ports.PortError, OSError),
+    )
+    try:
+        got, views = b.run()
+    except bridge.BridgeError as e:
+        common.fail("table %s: %s" % (code, e))
+    except KeyboardInterrupt:
+        say("stopped: run crib play %s again to take the seat back" % code)
+        raise typer.Exit(130) from None
+    con = common.open_db(db_path, readonly=False)
+    try:
+        game, checked = record.save(con, got, base, state.data["seat"], state.data["share"], views)
+    except record.RecordError as e:
+        common.fail("table %s does not check: %s" % (code, e))
+    finally:
+        con.close()
+    state.save(saved=game["id"])
+    names = got["names"]
+    winner = names[got["winner"]] if got.get("winner") is not None else "nobody"
+    say(
+        "table %s is over: %s %d, %s %d, %s wins; kept as game %d, the deal checked (%d cards against "
+        "the seed)"
+        % (code, names[0], got["scores"][0], names[1], got["scores"][1], winner, game["id"], checked)
+    )

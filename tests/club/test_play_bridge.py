@@ -1,0 +1,239 @@
+"""The bridge's decision part (crib/tables/bridge.py): from a seat's view and a board's `table` state, the
+moves each side lacks. Here both sides are real but in-process: the server's seats (crib.tables.service over
+SQLite) and the whole board app (tests/support/scenario.py) with its link's bytes, its player keying the
+throw and the lays on its keys. The bridge's step is board_moves then seat_moves, nothing kept between
+steps but the board's throws it followed; a drop is steps skipped while the player keys on, and a replay
+is the last moves sent again: each side ends the game as the table says, every move applied once."""
+
+import json
+import random
+
+import pytest
+from scenario import Scenario
+from tableseats import Seat
+
+from crib.tables import bridge, fairdeal
+from crib.tables.service import Tables
+from cribbage import solo
+from cribbage.cards import format_card, pip
+
+READ_MS = 1600  # a laptop's proposal is taken after 1.5 s
+PAUSE = 1000  # the board's count
+
+
+class Link:
+    """The bridge's link, on the board app's fake USB port: request lines in, reply lines out."""
+
+    def __init__(self, s):
+        self.s = s
+        self.rid = 0
+        self.at = 0
+        self.pushed = []
+
+    def send(self, op, **args):
+        self.rid += 1
+        req = {"id": self.rid, "op": op}
+        req.update(args)
+        self.s.hal.link.inbox.append(json.dumps(req))
+        for _ in range(40):
+            self.s.wait(5)
+            for msg in self.heard():
+                if msg.get("id") == self.rid:
+                    return msg
+        raise AssertionError("no reply to %r" % (req,))
+
+    def heard(self):
+        out = []
+        for raw in self.s.hal.link.sent[self.at :]:
+            for line in bytes(raw).decode().splitlines():
+                if line.strip():
+                    msg = json.loads(line)
+                    out.append(msg)
+                    if msg.get("push") == "event":
+                        self.pushed.append((msg["seq"], msg["event"]))
+        self.at = len(self.s.hal.link.sent)
+        return out
+
+
+def _key(s, c):
+    t = format_card(c)
+    s.keys(t[0] + " " + t[1])
+
+
+def _player(s):
+    """The board's player's keys, when it is to key: the throw (the first two of the six), a lay (the
+    first that fits); -> True when it keyed."""
+    m = s.app.match
+    if "solo" not in m.setup or m.match_over or m.game_over:
+        return False
+    if solo.due(m):
+        if s.app.controller.message:
+            s.press("OK")
+        else:
+            s.wait(PAUSE)
+        return True
+    phase = m.phase()
+    d = solo.dealt(m)
+    if phase == "starter" and d is not None and not solo.thrown(m)[0]:
+        six = list(d[0][0])
+        _key(s, six[0])
+        _key(s, six[1])
+        s.press("OK")
+        return True
+    if phase == "play" and m.play_seats[m.play.turn] == 0:
+        fits = [c for c in solo.held(m, 0) if m.play.count + pip(c) <= 31]
+        if fits:
+            _key(s, fits[0])
+            return True
+    return False
+
+
+def _play(tmp_path, seed, drops=0.0, replays=0.0):
+    rng = random.Random(seed)
+    tables = Tables(str(tmp_path / "club.sqlite3"), burst=10_000, reads=(10_000, 10_000))
+    code = tables.new()
+    other = Seat(tables, code, "Zoë", rng)  # seat 0: a scripted person at a page
+    seat, token = tables.join(code, "Ann")
+    share = fairdeal.new_share()
+    tag = bridge.tag_of(code, seat)
+    s = Scenario()
+    s.app.start_link()
+    link = Link(s)
+    s.wait(100)
+    start = link.send("state")["next"]
+    assert link.send("subscribe", **{"from": start})["ok"]
+    r = link.send("table", move={"t": "new", "names": ["Ann", "Zoe"], "tag": tag})
+    assert r["ok"] and "pending" in r, r
+    s.wait(READ_MS)
+    s.press("OK")
+    sent = {"board": [], "seat": []}  # the last moves each side was sent: sent again as a replay
+    counts = {"board": 0, "seat": 0, "replayed": 0, "dropped": 0}
+    for _step in range(3000):
+        v = tables.view(code, token)
+        board = link.send("state")["state"]
+        if v["phase"] == "over" and (board.get("match_over") or not bridge.board_moves(v, board)):
+            break
+        other.turn()
+        if rng.random() < drops:  # the bridge away: the player keys on, the other seat waits
+            counts["dropped"] += 1
+            if not _player(s):
+                s.wait(50)
+            continue
+        if replays and rng.random() < replays:  # an answer lost: the same moves again, taken once
+            for mv in sent["board"]:
+                got = link.send("table", move=mv)
+                assert got["ok"] and got["replayed"] is True, (mv, got)
+                counts["replayed"] += 1
+            for seq, mv in sent["seat"]:
+                assert tables.move(code, token, seq, mv)["replayed"] is True
+                counts["replayed"] += 1
+        log = bridge.BoardLog(tag)  # nothing kept between steps but the board's own events
+        for seq, ev in link.pushed:
+            log.feed(seq, ev)
+        moved = False
+        bm = bridge.board_moves(v, board)
+        sent["board"] = []
+        for mv in bm:
+            got = link.send("table", move=mv)
+            assert got["ok"] and got["replayed"] is False, (mv, got, board.get("table"))
+            sent["board"].append(mv)
+            counts["board"] += 1
+            moved = True
+        board = link.send("state")["state"]
+        sm = bridge.seat_moves(v, board, log.throws, share)
+        sent["seat"] = []
+        if sm:
+            got = tables.move(code, token, v["seq"] + 1, sm[0])
+            assert got["replayed"] is False
+            sent["seat"].append((v["seq"] + 1, sm[0]))
+            counts["seat"] += 1
+            moved = True
+        if not moved and not _player(s) and not other.turn():
+            s.wait(50)
+    else:
+        raise AssertionError("the game did not end: %r" % tables.view(code, token)["phase"])
+    v = tables.view(code, token)
+    m = s.app.match
+    for _ in range(20):  # the board's last counts
+        if m.match_over:
+            break
+        _player(s)
+    s.close()
+    return v, m, counts
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_bridge_steps_a_whole_game_and_both_sides_end_as_the_table_says(tmp_path, seed):
+    v, m, counts = _play(tmp_path, seed)
+    assert v["phase"] == "over" and m.match_over
+    assert list(m.front) == [v["scores"][v["seat"]], v["scores"][1 - v["seat"]]]
+    assert m.winner == (0 if v["winner"] == v["seat"] else 1)
+    assert counts["board"] > 30 and counts["seat"] > 10
+
+
+def test_drops_and_replays_end_the_game_as_without_them(tmp_path):
+    v, m, counts = _play(tmp_path, 3, drops=0.3, replays=0.3)
+    assert v["phase"] == "over" and m.match_over
+    assert list(m.front) == [v["scores"][v["seat"]], v["scores"][1 - v["seat"]]]
+    assert counts["dropped"] > 10 and counts["replayed"] > 10
+
+
+def test_the_goes_between_lays_are_found_again():
+    # Dealer 1, pone 0 leads: 0 lays K (10), 1 lays Q (20), 0 lays 9 (29); 1 holds nothing under 3: go;
+    # 0 lays 2 (31). Then 1 leads 5, 0 lays ...
+    K, Q, N9, T2, F5 = 48, 44, 32, 4, 16
+    acts = bridge.acts_of(1, [[0, K], [1, Q], [0, N9], [0, T2], [1, F5]])
+    assert acts == [[0, K], [1, Q], [0, N9], [1, -1], [0, T2], [1, F5]]
+    # Both say go at 28 (K Q 8): 1 go, 0 go, and 1 leads the next count.
+    E8 = 28
+    acts = bridge.acts_of(1, [[0, K], [1, Q], [0, E8], [1, F5]])
+    assert acts == [[0, K], [1, Q], [0, E8], [1, -1], [0, -1], [1, F5]]
+    # A play under way: the table waits for seat 1 at count 0 after 28: both went, 1 leads again.
+    assert bridge.acts_of(1, [[0, K], [1, Q], [0, E8]], turn=1, count=0) == [
+        [0, K],
+        [1, Q],
+        [0, E8],
+        [1, -1],
+        [0, -1],
+    ]
+
+
+def test_the_next_deal_waits_for_the_boards_counts():
+    view = {
+        "seat": 1,
+        "phase": "discard",
+        "deal": 2,
+        "dealer": 0,
+        "dealt": [0, 1, 2, 3, 4, 5],
+        "starter": None,
+        "laid": [],
+        "shows": [
+            {
+                "deal": 1,
+                "dealer": 1,
+                "starter": 51,
+                "kept": [[6, 7, 8, 9], [10, 11, 12, 13]],
+                "crib": [14, 15, 16, 17],
+                "laid": [[0, 6], [1, 10], [0, 7], [1, 11], [0, 8], [1, 12], [0, 9], [1, 13]],
+            }
+        ],
+        "pegs": [],
+        "awaited": [0, 1],
+        "count": 0,
+    }
+    acts = [[1, 6], [0, 10], [1, 7], [0, 11], [1, 8], [0, 12], [1, 9], [0, 13]]
+    t = {"tag": 1, "deal": 1, "dealer": 0, "hand": True, "thrown": True, "starter": 51, "shown": False}
+    board = {"phase": "show", "table": dict(t, acts=acts)}
+    assert bridge.board_moves(view, board) == [
+        {"t": "show", "deal": 1, "hand": [6, 7, 8, 9], "crib": [14, 15, 16, 17]}
+    ]
+    board = {"phase": "show", "table": dict(t, acts=acts, shown=True)}
+    assert bridge.board_moves(view, board) == []  # counting: the next hand waits
+    board = {"phase": "deal", "table": dict(t, acts=acts, shown=True)}
+    assert bridge.board_moves(view, board) == [
+        {"t": "hand", "deal": 2, "dealer": 1, "cards": [0, 1, 2, 3, 4, 5]}
+    ]
+    # A lay of the player's the board has and the table not: the seat sends it.
+    view2 = dict(view, phase="play", deal=2, starter=50, laid=[[1, 0]], share_in=True)
+    board2 = {"phase": "play", "table": dict(t, deal=2, dealer=1, acts=[[0, 0], [1, 40], [0, 1]])}
+    assert bridge.seat_moves(view2, board2, {}, "x") == [{"t": "lay", "card": 1}]
