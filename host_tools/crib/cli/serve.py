@@ -236,7 +236,7 @@ def play_cmd(
     me = name or state.data.get("name") or (getpass.getuser() or "board")[:24]
     if not state.data.get("token"):
         state.save(server=base, code=code, name=me)
-    say = lambda text: common.console.print(text, highlight=False, markup=False)  # noqa: E731
+    say = lambda text: common.console.print(text, highlight=False, markup=False, soft_wrap=True)  # noqa: E731
     b = bridge.Bridge(
         code,
         _SeatApi(base, code),

@@ -1,0 +1,137 @@
+"""`crib play` end to end: a simulated board (the real firmware, its own --data and link port) takes a seat at
+a table on a real `crib serve` through `crib play`, against the board's opponent at the other seat (`crib
+table new --fill top`); the board's player is the test, typing the throw and the lays on the sim's keys.
+The game is played to its end, the board ends it as the table does, and the laptop's history holds it with
+its proof (`crib table verify` passes). Then the same with the bridge killed mid-game and started again: it
+takes the same seat back and the game ends as the table says, no move lost or doubled on either side."""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import httpx
+import tableserve
+from boardplayer import DrawnSim, Player
+from boards import ROOT
+
+from crib.link import share
+from crib.store import db
+
+CRIB = [sys.executable, "-c", "from crib.cli import main; main()"]
+GAME_S = 600
+
+
+def _env(tmp_path):
+    paths = [os.path.join(ROOT, "host_tools"), os.path.join(ROOT, "firmware")]
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(paths), XDG_DATA_HOME=str(tmp_path / "data"))
+
+
+def _crib(tmp_path, *args):
+    return subprocess.run(
+        CRIB + list(args), cwd=ROOT, env=_env(tmp_path), capture_output=True, text=True, timeout=60
+    )
+
+
+def _bridge(tmp_path, code, url, sim, history):
+    args = ["play", code, "--server", url, "--port", sim.url, "--name", "Ann", "--db", history]
+    return subprocess.Popen(
+        CRIB + args,
+        cwd=ROOT,
+        env=_env(tmp_path),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+
+def _board_events(sim, start):
+    c = share.connect(sim.url, 5.0)
+    try:
+        out = []
+        for page in c.iter_pages(start):
+            out += [item["event"] for item in page["events"]]
+        return out
+    finally:
+        c.close()
+
+
+def _game(tmp_path, drop_at=None):
+    history = str(tmp_path / "history.sqlite3")
+    db.connect(history).close()
+    server, url = tableserve.start(history, str(tmp_path / "tables.sqlite3"))
+    sim = DrawnSim(str(tmp_path / "board"))
+    player = bridge = None
+    outs = []
+    try:
+        made = _crib(tmp_path, "table", "new", "--server", url, "--fill", "top")
+        assert made.returncode == 0, made.stderr
+        code = made.stdout.split()[0]
+        player = Player(sim)
+        bridge = _bridge(tmp_path, code, url, sim, history)
+        deadline = time.monotonic() + GAME_S
+        dropped = False
+        while bridge.poll() is None:
+            assert time.monotonic() < deadline, "the game did not end"
+            st = player.step()
+            if drop_at is not None and not dropped and (st.get("table") or {}).get("deal", 0) >= drop_at:
+                bridge.kill()  # the laptop gone mid-deal: its seat, seq and share are on disk
+                outs.append(bridge.communicate()[0])
+                dropped = True
+                bridge = _bridge(tmp_path, code, url, sim, history)
+            time.sleep(0.05)
+        out = bridge.communicate()[0]
+        outs.append(out)
+        assert bridge.returncode == 0, "\n---\n".join(outs)
+        record = httpx.get("%s/api/tables/%s/record" % (url, code)).json()
+        for _ in range(100):  # the board's last counts, if the game ended in a show
+            st = player.step()
+            if st.get("match_over"):
+                break
+            time.sleep(0.1)
+        return code, record, st, player, outs, history
+    finally:
+        if player is not None:
+            player.close()
+        if bridge is not None and bridge.poll() is None:
+            bridge.kill()
+            bridge.wait()
+        sim.kill()
+        tableserve.stop(server)
+
+
+def _check(tmp_path, code, record, st, player, outs, history):
+    seat = record["names"].index("Ann")
+    assert st["match_over"], st
+    assert st["front"] == [record["scores"][seat], record["scores"][1 - seat]]
+    assert st["winner"] == (0 if record["winner"] == seat else 1)
+    out = outs[-1]
+    assert "table %s is over" % code in out and "kept as game" in out, out
+    verified = _crib(tmp_path, "table", "verify", code, "--db", history)
+    assert verified.returncode == 0 and "table %s checks" % code in verified.stdout, verified.stderr
+    # Each of the seat's moves once on the server: its share, one throw a deal, its lays.
+    mine = [mv for s, mv in record["moves"] if s == seat]
+    deals = st["deal_no"]
+    assert [mv["t"] for mv in mine].count("share") == 1
+    assert [mv["t"] for mv in mine].count("discard") == deals
+    # And each of the table's moves once on the board: one six a deal, its acts in order.
+    con = db.connect(history, True)
+    try:
+        kept = con.execute("SELECT seat, seen FROM remote_games").fetchall()
+    finally:
+        con.close()
+    assert kept[0][0] == seat and json.loads(kept[0][1])["deals"]
+    return deals
+
+
+def test_a_board_plays_a_whole_game_at_a_table_through_crib_play(tmp_path):
+    code, record, st, player, outs, history = _game(tmp_path)
+    _check(tmp_path, code, record, st, player, outs, history)
+    assert "press OK on the board" in outs[-1]
+
+
+def test_the_bridge_killed_mid_game_takes_its_seat_back_and_the_game_ends_as_the_table_says(tmp_path):
+    code, record, st, player, outs, history = _game(tmp_path, drop_at=3)
+    assert len(outs) == 2 and "back at seat" in outs[1], outs
+    _check(tmp_path, code, record, st, player, outs, history)
