@@ -57,10 +57,15 @@ def _board_events(sim, start):
         c.close()
 
 
-def _game(tmp_path, drop_at=None):
+def _game(tmp_path, drops=None):
+    """A whole game of a simulated board through crib play against the opponent's seat; `drops`: at the
+    board's deal D, "bridge" (killed and started again), "board" (the sim killed, a power cut, and started
+    again on its flash) or "server" (crib serve stopped and started again on its port and database)."""
+    drops = dict(drops or {})
     history = str(tmp_path / "history.sqlite3")
     db.connect(history).close()
-    server, url = tableserve.start(history, str(tmp_path / "tables.sqlite3"))
+    tables = str(tmp_path / "tables.sqlite3")
+    server, url = tableserve.start(history, tables)
     sim = DrawnSim(str(tmp_path / "board"))
     player = bridge = None
     outs = []
@@ -71,19 +76,29 @@ def _game(tmp_path, drop_at=None):
         player = Player(sim)
         bridge = _bridge(tmp_path, code, url, sim, history)
         deadline = time.monotonic() + GAME_S
-        dropped = False
         while bridge.poll() is None:
             assert time.monotonic() < deadline, "the game did not end"
             st = player.step()
-            if drop_at is not None and not dropped and (st.get("table") or {}).get("deal", 0) >= drop_at:
-                bridge.kill()  # the laptop gone mid-deal: its seat, seq and share are on disk
+            deal = (st.get("table") or {}).get("deal", 0)
+            what = next((drops.pop(d) for d in sorted(drops) if d <= deal), None)
+            if what == "bridge":  # the laptop gone mid-deal: its seat, seq and share are on disk
+                bridge.kill()
                 outs.append(bridge.communicate()[0])
-                dropped = True
                 bridge = _bridge(tmp_path, code, url, sim, history)
+            elif what == "board":  # unplugged: the board's power cut, then plugged in again
+                sim.kill()
+                time.sleep(1.0)
+                sim = DrawnSim(str(tmp_path / "board"), port=sim.port)
+                player.reconnect(sim)
+            elif what == "server":
+                tableserve.stop(server)
+                time.sleep(1.0)
+                server, _url = tableserve.start(history, tables, port=int(url.rsplit(":", 1)[1]))
             time.sleep(0.05)
         out = bridge.communicate()[0]
         outs.append(out)
         assert bridge.returncode == 0, "\n---\n".join(outs)
+        assert not drops, drops
         record = httpx.get("%s/api/tables/%s/record" % (url, code)).json()
         for _ in range(100):  # the board's last counts, if the game ended in a show
             st = player.step()
@@ -113,6 +128,7 @@ def _check(tmp_path, code, record, st, player, outs, history):
     # Each of the seat's moves once on the server: its share, one throw a deal, its lays.
     mine = [mv for s, mv in record["moves"] if s == seat]
     deals = st["deal_no"]
+    assert player.hands == deals  # one six a deal on the board, none sent twice
     assert [mv["t"] for mv in mine].count("share") == 1
     assert [mv["t"] for mv in mine].count("discard") == deals
     # And each of the table's moves once on the board: one six a deal, its acts in order.
@@ -132,6 +148,78 @@ def test_a_board_plays_a_whole_game_at_a_table_through_crib_play(tmp_path):
 
 
 def test_the_bridge_killed_mid_game_takes_its_seat_back_and_the_game_ends_as_the_table_says(tmp_path):
-    code, record, st, player, outs, history = _game(tmp_path, drop_at=3)
+    code, record, st, player, outs, history = _game(tmp_path, {3: "bridge"})
     assert len(outs) == 2 and "back at seat" in outs[1], outs
     _check(tmp_path, code, record, st, player, outs, history)
+
+
+def test_the_board_unplugged_and_the_server_restarted_mid_game_end_it_as_the_table_says(tmp_path):
+    code, record, st, player, outs, history = _game(tmp_path, {2: "board", 4: "server"})
+    out = outs[-1]
+    assert "the board is gone" in out and "the board is back" in out, out
+    assert "the server does not answer" in out, out
+    _check(tmp_path, code, record, st, player, outs, history)
+
+
+def test_two_boards_play_a_game_through_two_crib_plays_and_one_server(tmp_path):
+    history = str(tmp_path / "club.sqlite3")
+    db.connect(history).close()
+    server, url = tableserve.start(history, str(tmp_path / "tables.sqlite3"))
+    homes = [tmp_path / "ann", tmp_path / "bob"]
+    sims, players, bridges = [], [], []
+    try:
+        made = _crib(tmp_path, "table", "new", "--server", url)
+        assert made.returncode == 0, made.stderr
+        code = made.stdout.split()[0]
+        for home, name in zip(homes, ("Ann", "Bob"), strict=True):
+            home.mkdir()
+            laptop_history = str(home / "history.sqlite3")
+            db.connect(laptop_history).close()
+            sim = DrawnSim(str(home / "board"))
+            sims.append(sim)
+            players.append(Player(sim))
+            args = ["play", code, "--server", url, "--port", sim.url, "--name", name, "--db", laptop_history]
+            bridges.append(
+                subprocess.Popen(
+                    CRIB + args,
+                    cwd=ROOT,
+                    env=_env(home),
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT,
+                    text=True,
+                )
+            )
+        deadline = time.monotonic() + GAME_S
+        while any(b.poll() is None for b in bridges):
+            assert time.monotonic() < deadline, "the game did not end"
+            for p in players:
+                p.step()
+            time.sleep(0.05)
+        outs = [b.communicate()[0] for b in bridges]
+        assert [b.returncode for b in bridges] == [0, 0], outs
+        record = httpx.get("%s/api/tables/%s/record" % (url, code)).json()
+        states = []
+        for p in players:
+            for _ in range(100):
+                st = p.step()
+                if st.get("match_over"):
+                    break
+                time.sleep(0.1)
+            states.append(st)
+        for home, name, st, out in zip(homes, ("Ann", "Bob"), states, outs, strict=True):
+            seat = record["names"].index(name)
+            assert st["match_over"] and st["front"] == [record["scores"][seat], record["scores"][1 - seat]]
+            assert "table %s is over" % code in out, out
+            verified = _crib(home, "table", "verify", code, "--db", str(home / "history.sqlite3"))
+            assert verified.returncode == 0 and "checks" in verified.stdout, verified.stderr
+        assert any("waiting for" in out for out in outs), outs
+    finally:
+        for p in players:
+            p.close()
+        for b in bridges:
+            if b.poll() is None:
+                b.kill()
+                b.wait()
+        for sim in sims:
+            sim.kill()
+        tableserve.stop(server)

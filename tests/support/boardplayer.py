@@ -69,6 +69,7 @@ class Player:
 
     def __init__(self, sim, timeout=5.0):
         self.sim = sim
+        self.timeout = timeout
         self.c = share.connect(sim.url, timeout)
         self.start = self.c.state()["next"]
         self.c.subscribe(self.start)
@@ -76,6 +77,17 @@ class Player:
         self.hands = 0  # the player's sixes followed: the board's deal when all are in
         self.keyed = 0
         self.pending_seen = None
+
+    def reconnect(self, sim):
+        """The board back (a new sim on the same flash and port): followed again from the start."""
+        try:
+            self.c.close()
+        except Exception:
+            pass
+        self.sim = sim
+        self.c = share.connect(sim.url, self.timeout)
+        self.six, self.hands = None, 0
+        self.c.subscribe(self.start)
 
     def close(self):
         self.c.close()

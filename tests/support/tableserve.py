@@ -12,9 +12,10 @@ class NotStarted(Exception):
     """The server exited or did not answer: its stderr's tail is the message."""
 
 
-def start(history, tables, tree=ROOT):
-    """`crib serve --db HISTORY --tables TABLES` of the source `tree`, answering: (process, its URL)."""
-    port = free_port()
+def start(history, tables, tree=ROOT, port=None):
+    """`crib serve --db HISTORY --tables TABLES` of the source `tree`, answering: (process, its URL); on
+    `port`, or a free one."""
+    port = port or free_port()
     paths = [os.path.join(tree, "host_tools"), os.path.join(tree, "firmware")]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
     proc = subprocess.Popen(

@@ -1,6 +1,7 @@
 # `crib serve`: the room's live scoreboard in a browser, read from the history (crib/web/serve.py serves it);
 # with --tables, the remote tables too; `crib table new` makes one on a running server, `crib table save`
 # keeps a finished one in the history, `crib table verify` checks it again.
+import http.client
 import json
 import os
 import urllib.error
@@ -91,7 +92,7 @@ def _request(url, body=None, token=None, timeout=10):
         except ValueError:
             said = None
         raise ServerError("%s refused: %s" % (url, said or e.reason), e.code) from None
-    except (urllib.error.URLError, OSError, ValueError) as e:
+    except (urllib.error.URLError, OSError, ValueError, http.client.HTTPException) as e:
         raise ServerError("cannot reach %s: %s" % (url, getattr(e, "reason", e))) from None
 
 

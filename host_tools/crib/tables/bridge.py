@@ -411,24 +411,26 @@ class Bridge:
         """Connect to the board (again), follow its events from the table match's start."""
         told = False
         while True:
+            link = None
             try:
                 link = self.connect()
+                got = link.state()
+                start = self.state.data.get("board_from")
+                if start is None:
+                    start = got["next"]
+                    self.state.save(board_from=start)
+                self.log = BoardLog(self.state.data["tag"])
+                link.subscribe(start)
                 break
             except self.link_errors as e:
+                if link is not None:
+                    _close(link)
                 if not told:
                     self.say("no board (%s): waiting for it" % e)
                     told = True
                 time.sleep(self.POLL_RETRY)
         self.link = link
-        st = self.state
-        self.log = BoardLog(st.data["tag"])
-        got = link.state()
-        start = st.data.get("board_from")
-        if start is None:
-            start = got["next"]
-            st.save(board_from=start)
-        link.subscribe(start)
-        self.board = got["state"]
+        self.board = got["state"] or {}
         self._pending = got.get("pending")
         if told:
             self.say("the board is back")
@@ -516,6 +518,8 @@ class Bridge:
     def run(self):
         """Play the seat to the game's end; -> (the finished table's record, the seat's views)."""
         self.take_seat()
+        if self.view["phase"] == "over" and self.state.data.get("saved"):
+            return self._retry(self.http.record), self.views  # kept already: saved again, nothing new
         self._board_up()
         poller = threading.Thread(target=self._poll, daemon=True)
         poller.start()
@@ -545,10 +549,7 @@ class Bridge:
                             break
                 except self.link_errors as e:
                     self.say("the board is gone (%s): waiting for it" % e)
-                    try:
-                        self.link.close()
-                    except Exception:
-                        pass
+                    _close(self.link)
                     self._board_up()
                     dirty = True
             self._said.pop("server", None)
@@ -557,7 +558,11 @@ class Bridge:
         finally:
             self._stop.set()
             if self.link is not None:
-                try:
-                    self.link.close()
-                except Exception:
-                    pass
+                _close(self.link)
+
+
+def _close(link):
+    try:
+        link.close()
+    except Exception:
+        pass  # (a link already gone)
