@@ -88,13 +88,17 @@ def _player(s):
     return False
 
 
-def _play(tmp_path, seed, drops=0.0, replays=0.0):
-    rng = random.Random(seed)
+def _play(tmp_path, seed, drops=0.0, replays=0.0, secret=None):
+    rng = random.Random(seed)  # the other seat's choices
+    away = random.Random(seed + 1)  # the drops and replays
+    tmp_path.mkdir(exist_ok=True)
     tables = Tables(str(tmp_path / "club.sqlite3"), burst=10_000, reads=(10_000, 10_000))
-    code = tables.new()
+    code = tables.new(secret)
     other = Seat(tables, code, "Zoë", rng)  # seat 0: a scripted person at a page
     seat, token = tables.join(code, "Ann")
     share = fairdeal.new_share()
+    if secret is not None:  # the same deal every time: the shares too
+        other.share, share = "a" * 64, "b" * 64
     tag = bridge.tag_of(code, seat)
     s = Scenario()
     s.app.start_link()
@@ -114,12 +118,12 @@ def _play(tmp_path, seed, drops=0.0, replays=0.0):
         if v["phase"] == "over" and (board.get("match_over") or not bridge.board_moves(v, board)):
             break
         other.turn()
-        if rng.random() < drops:  # the bridge away: the player keys on, the other seat waits
+        if away.random() < drops:  # the bridge away: the player keys on, the other seat waits
             counts["dropped"] += 1
             if not _player(s):
                 s.wait(50)
             continue
-        if replays and rng.random() < replays:  # an answer lost: the same moves again, taken once
+        if replays and away.random() < replays:  # an answer lost: the same moves again, taken once
             for mv in sent["board"]:
                 got = link.send("table", move=mv)
                 assert got["ok"] and got["replayed"] is True, (mv, got)
@@ -159,6 +163,8 @@ def _play(tmp_path, seed, drops=0.0, replays=0.0):
             break
         _player(s)
     s.close()
+    counts["record"] = tables.record(code)["moves"]
+    counts["board"] = [ev for _seq, ev in link.pushed]
     return v, m, counts
 
 
@@ -168,14 +174,28 @@ def test_the_bridge_steps_a_whole_game_and_both_sides_end_as_the_table_says(tmp_
     assert v["phase"] == "over" and m.match_over
     assert list(m.front) == [v["scores"][v["seat"]], v["scores"][1 - v["seat"]]]
     assert m.winner == (0 if v["winner"] == v["seat"] else 1)
-    assert counts["board"] > 30 and counts["seat"] > 10
+    assert len(counts["board"]) > 50 and counts["seat"] > 10
 
 
-def test_drops_and_replays_end_the_game_as_without_them(tmp_path):
-    v, m, counts = _play(tmp_path, 3, drops=0.3, replays=0.3)
+def test_drops_and_replays_end_the_game_exactly_as_without_them(tmp_path):
+    secret = "c" * 64
+    v0, m0, plain = _play(tmp_path / "plain", 3, secret=secret)
+    v, m, counts = _play(tmp_path / "dropped", 3, drops=0.3, replays=0.3, secret=secret)
     assert v["phase"] == "over" and m.match_over
     assert list(m.front) == [v["scores"][v["seat"]], v["scores"][1 - v["seat"]]]
     assert counts["dropped"] > 10 and counts["replayed"] > 10
+    # The same moves on the server, the same events journaled on the board, in the same order.
+    assert counts["record"] == plain["record"]
+
+    # (The set-up's tag is the table code's; the other seat's six at the show may come before or after the
+    # board's own count of its player's hand as the pone: the board counts that hand without them.)
+    def apart(evs):
+        told = [ev for ev in evs if ev["t"] == "hand" and ev["p"] == 1]
+        return [ev for ev in evs if ev not in told], told
+
+    assert counts["board"][0]["t"] == "setup" and len(counts["board"]) > 100
+    assert apart(counts["board"][1:]) == apart(plain["board"][1:])
+    assert list(m.front) == list(m0.front) and v["scores"] == v0["scores"]
 
 
 def test_the_goes_between_lays_are_found_again():
