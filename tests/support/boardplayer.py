@@ -143,3 +143,47 @@ class Player:
                 return
             time.sleep(0.05)
         raise AssertionError("the board did not take the player's keys: %r" % (st.get("table"),))
+
+
+class Watcher:
+    """Each event the board journals, with the wall-clock time its push reached this process (a crib of its
+    own on the board's hub, in a thread): two boards' watchers time a lay from one to the other."""
+
+    def __init__(self, sim, timeout=5.0):
+        self.c = share.connect(sim.url, timeout)
+        self.c.subscribe(self.c.state()["next"])
+        self.heard = []  # (time.monotonic(), seq, event)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        while not self._stop.is_set():
+            try:
+                push = self.c.next_push(0.2)
+            except Exception:
+                return  # the board gone
+            if push is not None and push.get("push") == "event":
+                self.heard.append((time.monotonic(), push["seq"], push["event"]))
+
+    def close(self):
+        self._stop.set()
+        self._thread.join(5)
+        self.c.close()
+
+
+def lay_latencies(a, b):
+    """Seconds from each lay journaled on board a (its player's) to the same card journaled on board b (as
+    the other seat's), and the other way round."""
+    out = []
+    for mine, theirs in ((a, b), (b, a)):
+        sent, told = {}, {}  # card -> the times it was laid, in order (a card comes back deal after deal)
+        for t, _seq, ev in mine.heard:
+            if ev.get("t") == "lay" and ev.get("p") == 0:
+                sent.setdefault(ev["c"], []).append(t)
+        for t, _seq, ev in theirs.heard:
+            if ev.get("t") == "lay" and ev.get("p") == 1:
+                told.setdefault(ev["c"], []).append(t)
+        for c, times in sent.items():
+            out += [t1 - t0 for t0, t1 in zip(times, told.get(c, []), strict=False)]
+    return out

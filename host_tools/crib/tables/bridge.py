@@ -317,6 +317,7 @@ class Bridge:
 
     POLL_RETRY = 1.0  # seconds between tries while the server or the board is away
     HEARTBEAT = 2.0  # both sides read again this often, whatever was heard
+    WAIT = 0.02  # the loop's wait for the board's pushes: a view the poll hears waits at most this long
 
     def __init__(self, code, http, connect, state, name, say, link_errors=(), clock=time.monotonic):
         self.code = code
@@ -540,7 +541,7 @@ class Bridge:
                 except queue.Empty:
                     pass
                 try:
-                    if self._pushes(0.05):
+                    if self._pushes(self.WAIT):
                         dirty = True
                     if dirty or self.clock() - last > self.HEARTBEAT:
                         last = self.clock()
