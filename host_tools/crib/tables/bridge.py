@@ -317,6 +317,7 @@ class Bridge:
 
     POLL_RETRY = 1.0  # seconds between tries while the server or the board is away
     HEARTBEAT = 2.0  # both sides read again this often, whatever was heard
+    OVER_STEPS = 30  # steps the game's end is offered to a board that does not take it (its counts first)
     WAIT = 0.02  # the loop's wait for the board's pushes: a view the poll hears waits at most this long
 
     def __init__(self, code, http, connect, state, name, say, link_errors=(), clock=time.monotonic):
@@ -338,6 +339,7 @@ class Bridge:
         self._said = {}
         self._proposed = None
         self._pending = None
+        self._over_steps = 0
 
     # ---- the seat ----
 
@@ -511,10 +513,17 @@ class Bridge:
         return False
 
     def done(self):
+        """The game over, and the board told all of it (or refusing the rest: said, and saved anyway)."""
         v = self.view
         if v["phase"] != "over":
             return False
-        return not self._ours() or not board_moves(v, self.board)
+        if not self._ours() or not board_moves(v, self.board):
+            return True
+        self._over_steps += 1
+        if self._over_steps > self.OVER_STEPS:
+            self.say("the board did not take the game's end: the game is kept from the table's record")
+            return True
+        return False
 
     def run(self):
         """Play the seat to the game's end; -> (the finished table's record, the seat's views)."""
