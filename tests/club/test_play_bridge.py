@@ -6,6 +6,7 @@ steps but the board's throws it followed; a drop is steps skipped while the play
 is the last moves sent again: each side ends the game as the table says, every move applied once."""
 
 import json
+import os
 import random
 
 import pytest
@@ -257,3 +258,19 @@ def test_the_next_deal_waits_for_the_boards_counts():
     view2 = dict(view, phase="play", deal=2, starter=50, laid=[[1, 0]], share_in=True)
     board2 = {"phase": "play", "table": dict(t, deal=2, dealer=1, acts=[[0, 0], [1, 40], [0, 1]])}
     assert bridge.seat_moves(view2, board2, {}, "x") == [{"t": "lay", "card": 1}]
+
+
+def test_the_seat_kept_on_disk_is_the_seats_own_and_a_torn_view_line_is_skipped(tmp_path):
+    path = bridge.state_path(str(tmp_path / "tables"), "http://127.0.0.1:8121", "abcdefghjk")
+    st = bridge.SeatState(path)
+    st.save(code="abcdefghjk", seat=1, token="t0k", share="s" * 64, seq=0, tag=bridge.tag_of("abcdefghjk", 1))
+    st.keep_view({"n": 1})
+    st.keep_view({"n": 2})
+    with open(st.views_path, "a") as f:
+        f.write('{"n": 3, "cut')  # a power cut mid-line
+    again = bridge.SeatState(path)
+    assert again.data["token"] == "t0k" and again.data["tag"] == bridge.tag_of("abcdefghjk", 1)
+    assert again.views() == [{"n": 1}, {"n": 2}]
+    assert oct(os.stat(path).st_mode & 0o777) == "0o600"
+    tags = {bridge.tag_of(code, seat) for code in ("abcdefghjk", "bcdefghjkm") for seat in (0, 1)}
+    assert len(tags) == 4 and all(0 <= t <= bridge.TAG_MAX for t in tags)
