@@ -379,14 +379,12 @@ class Bridge:
 
     def _retry(self, fn):
         """fn() until the server answers (Unreachable: tried again; 429: waited out)."""
-        told = False
         while True:
             try:
                 return fn()
             except Unreachable as e:
-                if not told:
-                    self.say("the server does not answer (%s): trying again" % e)
-                    told = True
+                if not self._said.get("server"):  # said once an outage: "back" at the next view
+                    self._tell("server", "the server does not answer (%s): trying again" % e)
             except Refusal as e:
                 if e.status != 429:
                     raise BridgeError("the server refused: %s" % e) from None
@@ -541,10 +539,13 @@ class Bridge:
                     while True:
                         kind, what = self._queue.get_nowait()
                         if kind == "view":
+                            if self._said.pop("server", None):
+                                self.say("the server is back")
                             self._got(what)
                             dirty = True
                         elif kind == "away":
-                            self._tell("server", "the server does not answer (%s): trying again" % what)
+                            if not self._said.get("server"):  # said once an outage
+                                self._tell("server", "the server does not answer (%s): trying again" % what)
                         else:
                             raise BridgeError("the server refused: %s" % what)
                 except queue.Empty:
