@@ -165,14 +165,8 @@ class Advisor:
             self._option(i)
         for i in range(self.n):
             _SEEN[self.dealt[i]] = 0
-        order = self.order
         for i in range(self.count):
-            # insertion of option i among the first i, best net first (stable: ties keep their order)
-            j = i
-            while j > 0 and self.net[order[j - 1]] < self.net[i]:
-                order[j] = order[j - 1]
-                j -= 1
-            order[j] = i
+            self._sort(i)
         return self.count
 
     def _option(self, i):
@@ -181,14 +175,29 @@ class Advisor:
         for j in range(keep):
             k[j] = self.dealt[_FORMS[self.form][4][1][i * keep + j]]
         self.hand[i] = _hand_sum4(k) if keep == 4 else _hand_sum3(k)
-        # the crib: the table entry of the thrown ranks, 13 x 13 for two cards, 13 for one
-        k = _FORMS[self.form][4][0]
-        t = self.dealt[k[i * self.throw]] >> 2
-        if self.throw == 2:
-            t = t * 13 + (self.dealt[k[2 * i + 1]] >> 2)
-        self.crib[i] = crib_entry(self.form, self.dealer, t)
+        i = self._crib(i)
         k = self.crib[i] * (52 - self.n)
         self.net[i] = ((self.hand[i] * 100 + (k if self.dealer else -k)) << 11) + self.hand[i]
+
+    def _sort(self, i):
+        # insertion of option i among the first i, best net first (stable: ties keep their order); its
+        # own frame, as _crib's
+        order = self.order
+        j = i
+        while j > 0 and self.net[order[j - 1]] < self.net[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+
+    def _crib(self, i):
+        # the table entry of the thrown ranks: 13 x 13 for two cards, 13 for one (its own frame: folded
+        # into _option, the frame would pass 11 words and spill to the heap, docs/memory.md)
+        thrown = _FORMS[self.form][4][0]
+        t = self.dealt[thrown[i * self.throw]] >> 2
+        if self.throw == 2:
+            t = t * 13 + (self.dealt[thrown[2 * i + 1]] >> 2)
+        self.crib[i] = crib_entry(self.form, self.dealer, t)
+        return i
 
     def shown(self, rank):
         """(thrown cards, kept cards, hand, crib, net) of the option ranked `rank` (0 = the best);

@@ -215,15 +215,14 @@ def test_two_boards_play_a_game_through_two_crib_plays_and_one_server(tmp_path):
             verified = _crib(home, "table", "verify", code, "--db", str(home / "history.sqlite3"))
             assert verified.returncode == 0 and "checks" in verified.stdout, verified.stderr
         assert any("waiting for" in out for out in outs), outs
-        # A lay keyed on one board, journaled on the other: through two bridges, the server, two links.
+        # Each board saw the other's every lay (journaled through two bridges, the server and two links).
+        # How fast is a benchmark's figure, not this test's (docs/remote.md): said here, not asserted.
         took = sorted(lay_latencies(*watchers))
         assert len(took) > 40 and all(t > 0 for t in took)
-        median, worst = took[len(took) // 2], took[-1]
         print(
             "lay board to board: %d lays, median %.0f ms, worst %.0f ms"
-            % (len(took), median * 1e3, worst * 1e3)
+            % (len(took), took[len(took) // 2] * 1e3, took[-1] * 1e3)
         )
-        assert median < 1.0, took  # (the goal is 300 ms: docs/remote.md has the figures on this machine)
     finally:
         for w in watchers:
             w.close()
