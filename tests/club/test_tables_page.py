@@ -120,7 +120,8 @@ def test_a_page_plays_a_whole_game_against_the_board_s_opponent(url, tmp_path):
             page.wait_for_timeout(60)
         assert "win" in page.inner_text("#status")
         scores = [
-            int(page.locator("circle.peg[data-side='%d']" % s).get_attribute("data-hole")) for s in (0, 1)
+            int(page.locator("circle.peg.front[data-side='%d']" % s).get_attribute("data-hole"))
+            for s in (0, 1)
         ]
         assert max(scores) == 121
         assert "deal revealed: seed" in page.inner_text("#proof")

@@ -48,10 +48,31 @@ function track(v) {
     for (let h = 0; h <= v.target; h++) {
       svg.appendChild(el("svg:circle", {cx: holeX(h, v.target), cy: y, r: h % 5 ? 0.7 : 1.2, class: "hole"}));
     }
+    // The back peg, as on a real board and the scoreboard: where the seat's last peg came from (the view
+    // keeps the game's last twelve pegs; a seat with none among them has its back peg under the front).
+    const last = v.pegs.filter(p => p[1] === s).pop();
+    const back = last ? Math.max(0, v.scores[s] - last[2]) : v.scores[s];
+    svg.appendChild(el("svg:circle", {cx: holeX(back, v.target), cy: y, r: 3.6, class: `peg back s${s}`,
+                                      "data-side": s, "data-hole": back}));
     svg.appendChild(el("svg:circle", {cx: holeX(v.scores[s], v.target), cy: y, r: 4.6, class: `peg front s${s}`,
                                       "data-side": s, "data-hole": v.scores[s]}));
   }
   return svg;
+}
+
+// The cards each seat has laid this deal, a line a seat in its peg's colour: a lay that ends the count (a 31,
+// a go) or the play is still on the table, as cards laid on a real one are.
+function lays(v, laid, deal) {
+  const out = [];
+  for (let s = 0; s < 2; s++) {
+    const name = (v.seats[s] || {}).name || "seat " + s;
+    const line = el("span", {class: `lays s${s}`}, name + (s === v.seat ? " (you)" : "") + ": ");
+    for (const [who, c] of laid) {
+      if (who === s) line.appendChild(el("span", {class: "laid", "data-lay": `${deal}:${s}:${c}`}, card(c) + " "));
+    }
+    out.push(line);
+  }
+  return out;
 }
 
 function render(v) {
@@ -84,6 +105,7 @@ function render(v) {
   $("starter").textContent = v.starter === null ? "–" : card(v.starter);
   $("count").textContent = String(v.count);
   $("current").textContent = cards(v.current);
+  $("laid").replaceChildren(...(v.phase === "play" || v.laid.length ? lays(v, v.laid, v.deal) : []));
   const hand = $("hand");
   hand.replaceChildren();
   picked = picked.filter(c => v.hand.includes(c));
@@ -102,6 +124,9 @@ function render(v) {
   show.replaceChildren();
   for (const s of v.shows) {
     show.appendChild(el("h2", {}, `deal ${s.deal}'s show (starter ${card(s.starter)})`));
+    const played = el("p", {class: "played"}, "the play: ");
+    played.append(...lays(v, s.laid || [], s.deal));
+    show.appendChild(played);
     const list = el("ul");
     for (const c of s.counted) {
       const who = (v.seats[c.seat] || {}).name || "seat " + c.seat;
