@@ -391,11 +391,18 @@ class Bridge:
             time.sleep(self.POLL_RETRY)
 
     def _poll(self):
-        # The long poll, in a thread of its own: each view it hears goes to the loop's queue.
+        # The long poll, in a thread of its own: each view it hears goes to the loop's queue. It waits past
+        # the newest move it has heard itself, not only the loop's view: the loop takes a view off the
+        # queue a moment later, and a poll after the loop's older one answered at once, twice a move,
+        # spending the seat's reads until the server's read limit held the poll back a second.
+        heard = None
         while not self._stop.is_set():
-            after = self.view.get("n") if self.view is not None else None
+            ns = [n for n in (heard, self.view.get("n") if self.view is not None else None) if n is not None]
+            after = max(ns) if ns else None
             try:
-                self._queue.put(("view", self.http.view(after)))
+                got = self.http.view(after)
+                heard = got.get("n")
+                self._queue.put(("view", got))
             except Unreachable as e:
                 self._queue.put(("away", str(e)))
                 self._stop.wait(self.POLL_RETRY)
