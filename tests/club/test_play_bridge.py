@@ -184,7 +184,8 @@ def test_drops_and_replays_end_the_game_exactly_as_without_them(tmp_path):
     v, m, counts = _play(tmp_path / "dropped", 3, drops=0.3, replays=0.3, secret=secret)
     assert v["phase"] == "over" and m.match_over
     assert list(m.front) == [v["scores"][v["seat"]], v["scores"][1 - v["seat"]]]
-    assert counts["dropped"] > 10 and counts["replayed"] > 10
+    # the hundred: the bridge away at 110 steps of this game (seeded), 46 answers lost and resent
+    assert counts["dropped"] >= 100 and counts["replayed"] > 10
     # The same moves on the server, the same events journaled on the board, in the same order.
     assert counts["record"] == plain["record"]
 
