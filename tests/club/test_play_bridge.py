@@ -5,12 +5,12 @@ throw and the lays on its keys. The bridge's step is board_moves then seat_moves
 steps but the board's throws it followed; a drop is steps skipped while the player keys on, and a replay
 is the last moves sent again: each side ends the game as the table says, every move applied once."""
 
-import json
 import os
 import random
 
 import pytest
 from scenario import Scenario
+from tableplay import BoardLink as Link
 from tableseats import Seat
 
 from crib.tables import bridge, fairdeal
@@ -20,40 +20,6 @@ from cribbage.cards import format_card, pip
 
 READ_MS = 1600  # a laptop's proposal is taken after 1.5 s
 PAUSE = 1000  # the board's count
-
-
-class Link:
-    """The bridge's link, on the board app's fake USB port: request lines in, reply lines out."""
-
-    def __init__(self, s):
-        self.s = s
-        self.rid = 0
-        self.at = 0
-        self.pushed = []
-
-    def send(self, op, **args):
-        self.rid += 1
-        req = {"id": self.rid, "op": op}
-        req.update(args)
-        self.s.hal.link.inbox.append(json.dumps(req))
-        for _ in range(40):
-            self.s.wait(5)
-            for msg in self.heard():
-                if msg.get("id") == self.rid:
-                    return msg
-        raise AssertionError("no reply to %r" % (req,))
-
-    def heard(self):
-        out = []
-        for raw in self.s.hal.link.sent[self.at :]:
-            for line in bytes(raw).decode().splitlines():
-                if line.strip():
-                    msg = json.loads(line)
-                    out.append(msg)
-                    if msg.get("push") == "event":
-                        self.pushed.append((msg["seq"], msg["event"]))
-        self.at = len(self.s.hal.link.sent)
-        return out
 
 
 def _key(s, c):

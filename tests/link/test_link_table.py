@@ -10,6 +10,7 @@
 import json
 
 from scenario import Scenario
+from tableplay import BoardLink as Bridge
 from tableplay import Table, play, table_moves
 
 from cribbage import solo
@@ -18,43 +19,6 @@ from cribbage.game import Match
 
 READ_MS = 1600  # a laptop's proposal is not taken for 1.5 s (board/controller _LINK_READ_MS)
 PAUSE = 1000  # the board's count: board/controller/solo.py PAUSE_MS and a little
-
-
-class Bridge:
-    def __init__(self, s):
-        self.s = s
-        self.rid = 0
-        self.at = 0  # lines of hal.link.sent read so far
-        self.pushed = []  # the event pushes heard, in order
-
-    def send(self, op, **args):
-        """One request line, the board run until it answered; -> its reply."""
-        self.rid += 1
-        req = {"id": self.rid, "op": op}
-        req.update(args)
-        self.s.hal.link.inbox.append(json.dumps(req))
-        for _ in range(40):
-            self.s.wait(5)
-            for msg in self.heard():
-                if msg.get("id") == self.rid:
-                    return msg
-        raise AssertionError("no reply to %r" % (req,))
-
-    def heard(self):
-        sent = self.s.hal.link.sent
-        out = []
-        for raw in sent[self.at :]:
-            for line in bytes(raw).decode().splitlines():
-                if line.strip():
-                    msg = json.loads(line)
-                    out.append(msg)
-                    if msg.get("push") == "event":
-                        self.pushed.append((msg["seq"], msg["event"]))
-        self.at = len(sent)
-        return out
-
-    def table(self, **move):
-        return self.send("table", move=move)
 
 
 def _op_of(t, m, ev):

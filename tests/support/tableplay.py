@@ -5,6 +5,8 @@ first card that fits. table_moves(t, m) gives the table's next moves for match m
 `table` op applies), player_move(m) the player's; the board's own moves are solo.next_move's (the
 counts)."""
 
+import json
+
 from cribbage import events, solo
 from cribbage.cards import pip
 from cribbage.deal import deal
@@ -98,3 +100,43 @@ def play(m, t, apply=None, stop=None):
         for ev in moves:
             done.append(apply(ev))
     return done
+
+
+class BoardLink:
+    """A bridge's link on the board app's fake USB port (a Scenario's): request lines in, reply lines out,
+    the event pushes heard kept in order."""
+
+    def __init__(self, s):
+        self.s = s
+        self.rid = 0
+        self.at = 0  # lines of hal.link.sent read so far
+        self.pushed = []  # the event pushes heard, in order
+
+    def send(self, op, **args):
+        """One request line, the board run until it answered; -> its reply."""
+        self.rid += 1
+        req = {"id": self.rid, "op": op}
+        req.update(args)
+        self.s.hal.link.inbox.append(json.dumps(req))
+        for _ in range(40):
+            self.s.wait(5)
+            for msg in self.heard():
+                if msg.get("id") == self.rid:
+                    return msg
+        raise AssertionError("no reply to %r" % (req,))
+
+    def heard(self):
+        sent = self.s.hal.link.sent
+        out = []
+        for raw in sent[self.at :]:
+            for line in bytes(raw).decode().splitlines():
+                if line.strip():
+                    msg = json.loads(line)
+                    out.append(msg)
+                    if msg.get("push") == "event":
+                        self.pushed.append((msg["seq"], msg["event"]))
+        self.at = len(sent)
+        return out
+
+    def table(self, **move):
+        return self.send("table", move=move)
