@@ -16,7 +16,7 @@ ROOT = typer.main.get_command(app)
 PANELS = {
     common.BOARD: ["ports", "name", "sync", "watch", "link"],
     common.HISTORY: ["games", "show", "stats", "plot", "export", "stakes"],
-    common.CLUB: ["serve", "table", "club"],
+    common.CLUB: ["serve", "play", "table", "club"],
     common.BOTS: ["duel"],
     common.HANDS: ["score", "advise"],
     common.FIRMWARE: ["deploy", "sim"],  # crib run from its checkout, as here

@@ -21,10 +21,11 @@ class Game:
         self.form = match.form
         self.target = match.target
         self.names = list(match.names)
-        # against the board: its level; '' for a game between players, a remote table's too (its other
-        # seat is a person, named in the set-up: cribbage/table.py)
-        level = match.setup["solo"][0] if "solo" in match.setup else ""
-        self.solo = "" if level == "table" else level
+        # against the board: its level; '' for a game between players; "table TAG" for a game at a remote
+        # table (between players too, its other seat named in the set-up: cribbage/table.py; the tag tells
+        # it from the table's record of it, crib.store.db.table_tag)
+        solo = match.setup.get("solo") or [""]
+        self.solo = "table %d" % solo[1] if solo[0] == "table" else solo[0]
         self.final = [0] * match.sides
         self.winner = None
         self.skunk = [""] * match.sides

@@ -1,5 +1,6 @@
 # The laptop's game history in SQLite (or a club's PostgreSQL): raw events (the truth, unique per board + seq)
 # and what replay derives. Each query is written once, in the $1, $2, ... parameters both drivers take.
+import hashlib
 import json
 import os
 import time
@@ -291,11 +292,29 @@ BOARD_SIDE = "the board (%s)"  # the board's side in a game against it, at its l
 
 def side_names(names, solo):
     """A game's side names as the views show them: in a game against the board (`solo`: its level),
-    the board's side (cribbage.solo.BOARD) is the board, whatever its set-up calls it."""
+    the board's side (cribbage.solo.BOARD) is the board, whatever its set-up calls it. A game at a remote
+    table (`solo` "table TAG") is between its two players, as named."""
     out = list(names)
-    if solo:
+    if solo and not solo.startswith("table"):
         out[1] = BOARD_SIDE % solo
     return out
+
+
+def table_tag(code, seat):
+    """The tag of a board's seat at a remote table (`crib play`'s table match on the board, its set-up's
+    "solo": ["table", TAG, 0]): the same for the same seat, so a restarted bridge finds its match on the
+    board, and the history tells the board's own copy of a table's game from the table's record of it."""
+    h = hashlib.sha256(("crib-table|%s|%d" % (code, seat)).encode()).digest()
+    return int.from_bytes(h[:4], "big") & 0x3FFFFFFF  # 0 .. 2**30 - 1, a small int on the board
+
+
+def _tables_kept(con):
+    """The tags of the board seats whose table games the history keeps from the table's record, with its
+    proof (crib play, crib table save: remote_games, made beside the history when one is first kept)."""
+    if "remote_games" not in con.tables():
+        return set()
+    rows = con.execute("SELECT code, seat FROM remote_games WHERE seat IS NOT NULL")
+    return {table_tag(r[0], r[1]) for r in rows}
 
 
 def games(con, board=None):
@@ -306,11 +325,18 @@ def games(con, board=None):
     else:
         rows = con.execute("SELECT * FROM games ORDER BY board, first_seq")
     out = []
+    kept = None
     for r in rows:
         d = dict(r)
         for k in ("names", "final", "skunk"):
             d[k] = json.loads(d[k])
         d.setdefault("solo", "")  # a history of an older crib, read without migrating it
+        if d["solo"].startswith("table "):
+            # a board's own copy of a table's game (crib sync) whose record this history keeps too
+            # (crib play): one game, counted once, as the record has it with its proof
+            kept = _tables_kept(con) if kept is None else kept
+            if int(d["solo"][6:]) in kept:
+                continue
         d["names"] = side_names(d["names"], d["solo"])
         out.append(d)
     return out

@@ -29,6 +29,7 @@ import threading
 import time
 from typing import Any
 
+from crib.store import db
 from crib.tables.record import board_name
 from cribbage.cards import pip
 from cribbage.errors import CribError
@@ -42,10 +43,9 @@ class BridgeError(Exception):
 
 
 def tag_of(code, seat):
-    """The board's tag for a seat at a table: the same for the same seat, so a restarted bridge finds its
-    match on the board (and another table's match is not taken for it)."""
-    h = hashlib.sha256(("crib-table|%s|%d" % (code, seat)).encode()).digest()
-    return int.from_bytes(h[:4], "big") & TAG_MAX
+    """The board's tag for a seat at a table (crib.store.db.table_tag): the same for the same seat, so a
+    restarted bridge finds its match on the board (and another table's match is not taken for it)."""
+    return db.table_tag(code, seat)
 
 
 def acts_of(dealer, laid, turn=None, count=None, end_go=False):
