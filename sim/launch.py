@@ -47,7 +47,7 @@ SIM_HAL = {"rom": 15840, "ram": 26560}
 PICO_BUFFERS = 1024 + 4 * 397 + 1026
 PICO_OBJECTS = int((7584 - PICO_BUFFERS) * HEAP_RATIO) + PICO_BUFFERS
 DRIVER_CODE = 1280  # a middle value: the driver's names land in the pools differently run to run
-PICO_HAL = {"rom": 5824 + PICO_OBJECTS - DRIVER_CODE, "ram": 9760 + PICO_OBJECTS}
+PICO_HAL = {"rom": 5824 + PICO_OBJECTS - DRIVER_CODE, "ram": 10400 + PICO_OBJECTS}
 # The GC's own tables take about 1/80 of what -X heapsize gives (290816 bytes -> 287360 usable):
 # the heap grown for the image grows them too.
 GC_TABLES = 290816 / 287360
