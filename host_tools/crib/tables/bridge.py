@@ -224,6 +224,7 @@ class BoardLog:
     def __init__(self, tag):
         self.tag = tag
         self.on = False
+        self.had = False  # the board took this tag's match (since the seq the bridge follows from)
         self.deal = 0
         self.throws = {}
         self.last = -1
@@ -236,6 +237,7 @@ class BoardLog:
         if t == "setup":
             solo = ev.get("solo")
             self.on = isinstance(solo, list) and solo[:2] == ["table", self.tag]
+            self.had = self.had or self.on
             self.deal = 0
             self.throws = {}
         elif not self.on:
@@ -468,8 +470,33 @@ class Bridge:
                     )
 
     def _ours(self):
+        """Whether the board holds the table match of our tag, under way or over: a match the board's
+        player ended with their own lay (a 31, a last card at 120) is over on the board before the table
+        is told that lay, and is still ours to send it from (issue 28)."""
         t = (self.board or {}).get("table")
-        return t is not None and t.get("tag") == self.state.data["tag"] and not self.board.get("match_over")
+        return t is not None and t.get("tag") == self.state.data["tag"]
+
+    def _agree(self):
+        """BridgeError when the board's match of our tag is over and the table's game is not, or ended at
+        other scores: the two sides do not tell the same game, and the board's game is left as it is (a
+        new match proposed on it would wipe it while the table's game goes on)."""
+        b = self.board
+        if not self._ours() or not (b.get("match_over") or b.get("game_over")):
+            return
+        v = self.view
+        seat = v["seat"]
+        front = "-".join(map(str, b.get("front") or []))
+        table = "%d-%d" % (v["scores"][seat], v["scores"][1 - seat])
+        if v["phase"] != "over":
+            raise BridgeError(
+                "the board's match is over at %s, the table's game is not (%s, deal %d): the board and the "
+                "table disagree; the board's game is left as it is" % (front, table, v["deal"])
+            )
+        if front != table:
+            raise BridgeError(
+                "the board's match ended at %s, the table's game at %s: the board and the table disagree"
+                % (front, table)
+            )
 
     def _propose(self):
         v = self.view
@@ -493,8 +520,14 @@ class Bridge:
 
         self._board_read()
         v = self.view
-        if v["phase"] != "over" and not self._ours() and v.get("share_in"):
-            self._propose()
+        if v["phase"] != "over" and not self._ours():
+            if self.log.had:  # (a new match would start at 0-0 and could never catch up with the table)
+                raise BridgeError(
+                    "the board holds another match now, not the table's, whose game is not over: the "
+                    "table's match cannot start again on the board"
+                )
+            if v.get("share_in"):
+                self._propose()
         for _ in range(64):
             moves = board_moves(v, self.board) if self._ours() else []
             if not moves:
@@ -515,6 +548,7 @@ class Bridge:
             got = self._retry(lambda: self.http.move(seq, mine[0]))
             self._got(got["view"])
             return True
+        self._agree()
         return False
 
     def done(self):
