@@ -129,6 +129,12 @@ def test_a_table_game_fed_over_the_link_and_keyed_on_the_board_ends_as_the_core_
         assert kinds.count(("throw", 0)) == m.deal_no and ("lay", 0) in kinds and ("lay", 1) in kinds
         state = b.send("state")["state"]
         assert state["table"]["deal"] == m.deal_no and state["match_over"]
+        # A table's game is played once: its match asked for again once over is a replay, never a second
+        # match (a laptop's proposal taken on the board would wipe the game; docs/remote.md, issue 28).
+        seq = s.app.journal.next_seq
+        r = b.table(t="new", names=["Ann", "Bob"], tag=7)
+        assert r["ok"] and r["replayed"] is True and "pending" not in r, r
+        assert s.app.journal.next_seq == seq and s.app.match.match_over and s.app.link.pending is None
     finally:
         s.close()
 

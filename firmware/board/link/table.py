@@ -144,10 +144,11 @@ def _apply(c, m, table, evs):
 
 
 def _new(link, c, m, move):
-    # A new table match, proposed: it starts when the player presses OK on the board.
+    # A new table match, proposed: it starts when the player presses OK on the board. The match of this
+    # tag in force, under way or over, is a replay: a table's game is played once, never wiped by another.
     tag = _int(move, "tag", 0, solo.TOP)
     names = move.get("names")
-    if m.setup.get("solo") == ["table", tag, 0] and not m.match_over:
+    if m.setup.get("solo") == ["table", tag, 0]:
         from cribbage import table
 
         return {"replayed": True, "table": table.state(m)}
