@@ -7,6 +7,8 @@
 import gc
 import sys
 
+from board import _drop
+
 
 def _here():
     path = __file__ if "/" in __file__ else "./" + __file__
@@ -23,15 +25,6 @@ def _intern_chars():
 
     for _c in RANKS + SUITS:
         pass
-
-
-def _drop(name):
-    """Forget a module once it is done with: its code and tables go back to the heap at the next gc."""
-    sys.modules.pop(name, None)
-    package, attr = name.rsplit(".", 1)
-    parent = sys.modules.get(package)
-    if parent is not None and hasattr(parent, attr):
-        delattr(parent, attr)  # the package keeps its submodules as attributes
 
 
 def _load_board(path, layout, hal_mod):

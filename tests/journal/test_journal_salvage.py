@@ -25,13 +25,13 @@ def _open(data):
     try:
         path = d + "/journal.log"
         _write(path, data)
-        J._drop()  # as on a board that never loaded it (this file imported it)
+        J._drop(SALVAGE)  # as on a board that never loaded it (this file imported it)
         loaded = []
         real = J._drop
 
-        def spy():  # open() drops salvage.py when it is done: was it loaded by then?
+        def spy(*names):  # open() drops salvage.py when it is done: was it loaded by then?
             loaded.append(SALVAGE in sys.modules)
-            real()
+            real(*names)
 
         J._drop = spy
         got = []

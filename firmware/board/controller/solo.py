@@ -12,7 +12,7 @@ the board"); the board's sealing key is a file beside the journal (KEY), never i
 import os
 import sys
 
-from board import display
+from board import _drop, display
 from board.controller.entry import DIGIT_RANKS
 from board.ticks import diff
 from cribbage import const, solo
@@ -81,14 +81,22 @@ def drop_throw():
     from cribbage import opponent  # (loaded by the throw)
 
     opponent._advisor = None
-    core = sys.modules["cribbage"]
-    for name in ("cribbage.advice", "cribbage.cribtables", "cribbage.showtotal", "cribbage.showtables"):
-        sys.modules.pop(name, None)
-        if hasattr(core, name[9:]):
-            delattr(core, name[9:])  # the package keeps its submodules as attributes
+    _drop("cribbage.advice", "cribbage.cribtables", "cribbage.showtotal", "cribbage.showtables")
 
 
 def start(c):
+    """The plug-in for a match against the board. On MicroPython the link's names are interned first, its
+    code loaded and forgotten at once, unless the link runs already: a laptop plugged in during or after
+    the game then finds its names in place. Interned later, they take a new name pool, one 7.7 KB block
+    on the Pico, which a game's heap, in pieces after the throws' tables came and went, does not always
+    have: the link would not load and the game could not be synced ([link names] docs/memory.md)."""
+    if sys.implementation.name == "micropython" and "board.link" not in sys.modules:
+        fresh = [m for m in ("board.jsonscan", "board.link.pages", "board.link") if m not in sys.modules]
+        try:
+            __import__("board.link")
+        except MemoryError:
+            pass  # (the game goes on: the link will try again at a laptop's first line)
+        _drop(*fresh)
     return Solo(c.settings)
 
 

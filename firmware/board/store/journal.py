@@ -35,8 +35,8 @@ board/render/firstlight.py). A mark of the older firmware's <seq>.<acked> is rea
 """
 
 import os
-import sys
 
+from board import _drop
 from cribbage import const
 from cribbage.journal import crc32, number, parse, payload_of, record
 
@@ -382,7 +382,7 @@ class Journal:
             report.next_seq = self.next_seq = max(self.next_seq, self.mark + 1)
             return report
         finally:
-            _drop()
+            _drop("board.store.salvage")  # (its code, for a damaged journal, loaded for this alone)
 
     def _apply(self, f, data, size, apply, out, mark, report, kept):
         """Every record from data's byte on (after the header, or the part a checkpoint holds,
@@ -569,7 +569,7 @@ class Journal:
 
             return salvage.aside(self, name, at, n)
         finally:
-            _drop()
+            _drop("board.store.salvage")  # (its code, for a damaged journal, loaded for this alone)
 
     def _open_for_append(self):
         # Kept open between appends: one lfs file handle, no path lookup per event.
@@ -607,12 +607,3 @@ def _insert(f, first, payloads, marks, size, count):
         size += f.write(record(first + n, _encode(payload)))
         n += 1
     return n, size
-
-
-def _drop():
-    """Drop salvage.py (the code for a damaged journal, imported where its work is due) once its work is
-    done: its code goes back to the heap at the next gc."""
-    sys.modules.pop("board.store.salvage", None)
-    store = sys.modules.get("board.store")
-    if store is not None and hasattr(store, "salvage"):
-        delattr(store, "salvage")  # the package keeps its submodules as attributes
