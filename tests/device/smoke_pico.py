@@ -20,7 +20,7 @@ from match_script import match_events
 
 from board import settings
 from cribbage import events
-from tools import emupico
+from tools import emupico, emupico_solo
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT = os.path.dirname(os.path.dirname(_HERE))
@@ -344,4 +344,43 @@ def test_the_menu_and_the_advice_load_when_first_asked_for(deployed):
         assert _oled(pico)[4].startswith("1 throw "), _oled(pico)
         text = pico.console_text()
         assert "Traceback" not in text and "error" not in text and "Out of memory" not in text, text[-800:]
+        pico.quit()
+
+
+def test_a_game_against_the_board_at_the_top_level_played_on_the_keys_then_synced(deployed):
+    """Against the board on the Pico: a one-game match at the top level, chosen by the settings and played
+    to 61 (the short game: a game to 121 takes the emulator tens of minutes; `make bench-device ARGS="--only
+    solo-game"` plays one) on the keypad by a player who reads only the display (tools/emupico_solo.py); the
+    board's own moves, counts and its seed at the end come by themselves. Synced, the laptop's history
+    deals every deal again from the revealed seed and checks it (crib.history's replay), lists the game as
+    against the board at its level, and the LEDs are the pegs its journal makes."""
+    db = os.path.join(WORK, "solo.sqlite3")
+    if os.path.exists(db):
+        os.remove(db)
+    img = emupico.with_files(
+        deployed,
+        os.path.join(WORK, "solo.img"),
+        {"data/settings.json": b'{"v": 1, "solo": 3, "form": "six61", "fmt": "games", "games": 1}'},
+    )
+    with emupico.Pico(WORK, "solo", load_fs=img, timeout=2400) as pico:
+        _booted(pico)
+        emupico_solo.new_match(pico)
+        end = emupico_solo.play_match(pico)
+        assert any(r.endswith(" wins match") for r in end) or "Game's seed:" in end, end
+        text = pico.console_text()
+        assert "Traceback" not in text and "Out of memory" not in text, text[-800:]
+        done = _sync(pico, db)
+        assert " 0 flagged" in done.stdout, done.stdout  # every deal dealt again from its seed: the same
+        synced = _db_events(db)
+        setup = [i for i in range(len(synced)) if synced[i][1]["t"] == "setup"][-1]
+        match = [ev for _s, ev in synced[setup:]]
+        assert match[0]["solo"][0] == "top" and match[-1]["t"] == "seed", match[-1]
+        assert [ev["t"] for ev in match].count("game") == 0  # one game: no second began
+        emupico_solo.wait_device(pico, 2100)  # the game won's LED animation (2 s: board/render/anims.py) over
+        lit, (want, rows) = emulated_lit(pico.ctl("leds")), board_for([events.to_line(ev) for ev in match])
+        assert lit == want, "lit %r; the journal's %r, rows %r; shown %r" % (lit, want, rows, _oled(pico))
+        listed = subprocess.run(
+            [CRIB, "games", "--db", db], capture_output=True, text=True, timeout=120, cwd=_ROOT
+        )
+        assert listed.returncode == 0 and "the board (top)" in listed.stdout, listed.stdout + listed.stderr
         pico.quit()
