@@ -107,7 +107,8 @@ def _bridge(tmp_path, board, view, had=True, http=None):
     st = bridge.SeatState(str(tmp_path / "seat.json"))
     st.save(seat=0, token="t", share="s" * 64, seq=view["seq"], tag=77)
     said = []
-    b = bridge.Bridge("2222222222", http, None, st, "Ann", said.append)
+    b = bridge.Bridge("2222222222", http, None, lambda _board, _holds: st, "Ann", said.append)
+    b.state = st
     b.link = _Board(board)
     b.log = bridge.BoardLog(77)
     b.log.feed(0, {"t": "setup", "solo": ["table", 77, 0]})

@@ -27,6 +27,12 @@ class Link:
         self.at = 0  # lines of hal.link.sent read so far
         self.pushes = []  # pushes heard and not yet taken
         self.events = []  # every event push heard, (seq, event)
+        self.hello = None
+
+    def connected(self):
+        """Say hello, as LinkClient.connect does: its answer (the board's id) kept in `hello`."""
+        self.hello = self.request("hello")
+        return self
 
     def _heard(self):
         sent = self.s.hal.link.sent
@@ -141,19 +147,28 @@ def player(s, pending=None):
 class Seated:
     """A board (its own Scenario and flash) at a table through its own Bridge, stepped by hand."""
 
-    def __init__(self, tables, code, name, folder, share=None):
-        self.s = Scenario()
-        self.s.app.start_link()
-        self.s.wait(100)
+    def __init__(self, tables, code, name, folder, share=None, uid=None, s=None):
+        """`uid` the board's chip id (its seat file's key in `folder`); `s` a Scenario of a board already
+        running (a restarted bridge's: a new link on it)."""
+        if s is None:
+            s = Scenario()
+            if uid is not None:
+                s.hal.uid = uid
+            s.app.start_link()
+            s.wait(100)
+        self.s = s
         self.http = Http(tables, code)
         self.link = Link(self.s)
+        self.link.at = len(self.s.hal.link.sent)  # (what an earlier link heard is not this one's)
         self.said = []
-        st = bridge.SeatState(bridge.state_path(folder, "http://in-process", code))
-        self.b = bridge.Bridge(code, self.http, lambda: self.link, st, name, self.said.append)
-        self.b.take_seat()
+
+        def seat_for(board, holds):
+            return bridge.open_seat(folder, "http://in-process", code, board, holds)
+
+        self.b = bridge.Bridge(code, self.http, self.link.connected, seat_for, name, self.said.append)
+        self.b.begin()
         if share is not None:  # the same deal every time: the shares too
-            st.save(share=share)
-        self.b._board_up()
+            self.b.state.save(share=share)
         self.pending = None
 
     def step(self, check=None):

@@ -159,12 +159,13 @@ class FakeHal:
         self.link = FakeLink()
         self.storage_dir = storage_dir or scratch_dir()
         self.logged = []
+        self.uid = "f00dfeedc0ffee01"  # the chip's id (a test of two boards gives each its own)
         self.dog = None
         self._watchdog_ok = watchdog
         self.closed = False
 
     def board_uid(self):
-        return "f00dfeedc0ffee01"  # hex, as machine.unique_id() on a Pico
+        return self.uid  # hex, as machine.unique_id() on a Pico
 
     # clock
     def ticks_ms(self):

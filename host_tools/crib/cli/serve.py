@@ -233,17 +233,25 @@ def play_cmd(
     if not 1 <= len(code) <= 32 or not code.isalnum():
         common.fail("%r is not a table's code" % code)
     folder = os.path.join(platformdirs.user_data_dir(db.APP, appauthor=False), "tables")
-    state = bridge.SeatState(bridge.state_path(folder, base, code))
-    me = name or state.data.get("name") or (getpass.getuser() or "board")[:24]
-    if not state.data.get("token"):
-        state.save(server=base, code=code, name=me)
+
+    def seat_for(board, holds):
+        # The board's own seat file: two boards on this laptop at one table are two seats.
+        st = bridge.open_seat(folder, base, code, board, holds)
+        if not st.data.get("token"):
+            st.save(
+                server=base,
+                code=code,
+                name=name or st.data.get("name") or (getpass.getuser() or "board")[:24],
+            )
+        return st
+
     say = lambda text: common.console.print(text, highlight=False, markup=False, soft_wrap=True)  # noqa: E731
     b = bridge.Bridge(
         code,
         _SeatApi(base, code),
         lambda: share.connect(port, timeout),
-        state,
-        me,
+        seat_for,
+        name,
         say,
         link_errors=(LinkError, ports.PortError, OSError),
     )
@@ -256,12 +264,12 @@ def play_cmd(
         raise typer.Exit(130) from None
     con = common.open_db(db_path, readonly=False)
     try:
-        game, checked = record.save(con, got, base, state.data["seat"], state.data["share"], views)
+        game, checked = record.save(con, got, base, b.state.data["seat"], b.state.data["share"], views)
     except record.RecordError as e:
         common.fail("table %s does not check: %s" % (code, e))
     finally:
         con.close()
-    state.save(saved=game["id"])
+    b.state.save(saved=game["id"])
     names = got["names"]
     winner = names[got["winner"]] if got.get("winner") is not None else "nobody"
     say(

@@ -29,6 +29,7 @@ import threading
 import time
 from typing import Any
 
+from crib import untrusted
 from crib.store import db
 from crib.tables.record import board_name
 from cribbage.cards import pip
@@ -259,9 +260,7 @@ class SeatState:
 
     def __init__(self, path):
         self.path = path
-        self.views_path = (
-            path[: -len(".json")] + ".views.jsonl" if path.endswith(".json") else path + ".views"
-        )
+        self.views_path = _views_path(path)
         self.data = {}
         if os.path.exists(path):
             with open(path) as f:
@@ -294,10 +293,39 @@ class SeatState:
             f.write(json.dumps(view, separators=(",", ":")) + "\n")
 
 
-def state_path(folder, server, code):
-    """Where the seat at table `code` on `server` is kept, in `folder` (the user's data folder's tables/)."""
+def _views_path(path):
+    return path[: -len(".json")] + ".views.jsonl" if path.endswith(".json") else path + ".views"
+
+
+def state_path(folder, server, code, board=None):
+    """Where board `board`'s seat at table `code` on `server` is kept, in `folder` (the user's data folder's
+    tables/): one file a board (its chip's id, hello's `board`), so two boards on one laptop at one table
+    hold two seats. Without `board`: the file of a crib play from before boards were told apart."""
     host = hashlib.sha256(server.encode()).hexdigest()[:8]
-    return os.path.join(folder, "play-%s-%s.json" % (code, host))
+    if board is None:
+        return os.path.join(folder, "play-%s-%s.json" % (code, host))
+    return os.path.join(folder, "play-%s-%s-%s.json" % (code, host, untrusted.board_id(board).lower()))
+
+
+def open_seat(folder, server, code, board, holds=None):
+    """Board `board`'s SeatState at table `code`. `holds` is the tag of the table match the board holds
+    (None: none). A seat file from before boards were told apart (one a table, whichever board) is taken
+    over, renamed with its views, by the board that holds its match, or by a board that holds no match of
+    this table (a seat taken whose match was not begun on the board): never by a board holding the other
+    seat's match, which is another board's seat."""
+    path = state_path(folder, server, code, board)
+    old = SeatState(state_path(folder, server, code))
+    ours = holds is None or holds not in (tag_of(code, 0), tag_of(code, 1)) or holds == old.data.get("tag")
+    if not os.path.exists(path) and old.data.get("token") and ours:
+        try:
+            os.rename(old.path, path)  # the claim: of two crib plays at once, one renames it
+        except FileNotFoundError:
+            return SeatState(path)  # the other took it over first: this board takes a seat of its own
+        try:
+            os.rename(old.views_path, _views_path(path))
+        except FileNotFoundError:
+            pass  # no views kept yet
+    return SeatState(path)
 
 
 class Unreachable(Exception):
@@ -314,19 +342,23 @@ class Refusal(Exception):
 
 class Bridge:
     """The board's seat: `http` is the server's API (join, view, move, record: Unreachable or Refusal on
-    failure), `connect()` a connected link client (crib.link.client.LinkClient), `say(text)` tells the
-    player."""
+    failure), `connect()` a connected link client (crib.link.client.LinkClient: its `hello` says the
+    board's id), `seat_for(board, holds)` the SeatState of that board (holds: the tag of the table match
+    it holds, or None; open_seat), `name` the name to join with (None: the seat's saved one), `say(text)`
+    tells the player. The board is reached first: its id says which seat is its."""
 
     POLL_RETRY = 1.0  # seconds between tries while the server or the board is away
     HEARTBEAT = 2.0  # both sides read again this often, whatever was heard
     OVER_STEPS = 30  # steps the game's end is offered to a board that does not take it (its counts first)
     WAIT = 0.02  # the loop's wait for the board's pushes: a view the poll hears waits at most this long
 
-    def __init__(self, code, http, connect, state, name, say, link_errors=(), clock=time.monotonic):
+    def __init__(self, code, http, connect, seat_for, name, say, link_errors=(), clock=time.monotonic):
         self.code = code
         self.http = http
         self.connect = connect
-        self.state = state
+        self.seat_for = seat_for
+        self.state: Any = None  # the board's seat (seat_for's), once the board said its id
+        self.board_id = None
         self.name = name
         self.say = say
         self.link_errors = tuple(link_errors)
@@ -347,6 +379,7 @@ class Bridge:
 
     def take_seat(self):
         st = self.state
+        self.name = self.name or st.data.get("name") or "board"
         if not st.data.get("token"):
             from crib.tables import fairdeal
 
@@ -417,22 +450,26 @@ class Bridge:
 
     # ---- the board ----
 
-    def _board_up(self):
-        """Connect to the board (again), follow its events from the table match's start."""
+    def _board_up(self, follow=True):
+        """Connect to the board (again); the first time, its seat (seat_for) from its id; then (follow)
+        follow its events from the table match's start. Another board on the port is not this seat's:
+        waited out as no board."""
         told = False
         while True:
             link = None
             try:
                 link = self.connect()
+                board = (getattr(link, "hello", None) or {}).get("board")
                 got = link.state()
-                start = self.state.data.get("board_from")
-                if start is None:
-                    start = got["next"]
-                    self.state.save(board_from=start)
-                self.log = BoardLog(self.state.data["tag"])
-                link.subscribe(start)
+                if self.state is None:
+                    self.board_id = board
+                    self.state = self.seat_for(board, ((got["state"] or {}).get("table") or {}).get("tag"))
+                elif board != self.board_id:
+                    raise _OtherBoard("board %s on the port, not this seat's %s" % (board, self.board_id))
+                if follow:
+                    self._follow(link, got)
                 break
-            except self.link_errors as e:
+            except (*self.link_errors, _OtherBoard) as e:
                 if link is not None:
                     _close(link)
                 if not told:
@@ -444,6 +481,30 @@ class Bridge:
         self._pending = got.get("pending")
         if told:
             self.say("the board is back")
+
+    def _follow(self, link, got):
+        """Follow the board's events (`got` its state) from the table match's start: the seat taken."""
+        start = self.state.data.get("board_from")
+        if start is None:
+            start = got["next"]
+            self.state.save(board_from=start)
+        self.log = BoardLog(self.state.data["tag"])
+        link.subscribe(start)
+
+    def begin(self):
+        """The board reached, its seat taken (or taken back), its events followed; -> True when the seat's
+        game is over and kept already (nothing more to do)."""
+        self._board_up(follow=False)
+        self.take_seat()
+        if self.view["phase"] == "over" and self.state.data.get("saved"):
+            return True
+        try:
+            self._follow(self.link, self.link.state())
+        except self.link_errors as e:
+            self.say("the board is gone (%s): waiting for it" % e)
+            _close(self.link)
+            self._board_up()
+        return False
 
     def _board_read(self):
         got = self.link.state()
@@ -566,13 +627,10 @@ class Bridge:
 
     def run(self):
         """Play the seat to the game's end; -> (the finished table's record, the seat's views)."""
-        self.take_seat()
-        if self.view["phase"] == "over" and self.state.data.get("saved"):
-            return self._retry(self.http.record), self.views  # kept already: saved again, nothing new
-        self._board_up()
-        poller = threading.Thread(target=self._poll, daemon=True)
-        poller.start()
         try:
+            if self.begin():
+                return self._retry(self.http.record), self.views  # kept already: saved again, nothing new
+            threading.Thread(target=self._poll, daemon=True).start()
             last = 0.0
             dirty = True
             while True:
@@ -611,6 +669,10 @@ class Bridge:
             self._stop.set()
             if self.link is not None:
                 _close(self.link)
+
+
+class _OtherBoard(Exception):
+    """Another board answers on the port than the one whose seat this is."""
 
 
 def _close(link):
