@@ -9,70 +9,12 @@ import subprocess
 import tempfile
 
 import simbuild
+from simscreen import DrawnBoard, Screen
 
 from board.boarddef import boardfile
 from sim import term
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-_SEQ = re.compile(r"\x1b\[([0-9;?<]*)([A-Za-z])")
-
-
-class Screen:
-    """Enough of a VT100 to replay the sim's output: cursor moves, clears and 24-bit colours."""
-
-    def __init__(self, rows=60, cols=200):
-        self.cells = {}  # (row, col) 1-based -> (char, colour or None)
-        self.row = self.col = 1
-        self.fg = None
-        self.modes = []
-
-    def feed(self, text):
-        pos = 0
-        while pos < len(text):
-            m = _SEQ.match(text, pos)
-            if m:
-                self._csi(m.group(1), m.group(2))
-                pos = m.end()
-                continue
-            ch = text[pos]
-            pos += 1
-            if ch == "\x1b":
-                continue
-            if ch in "\r\n":
-                self.row += ch == "\n"
-                self.col = 1
-                continue
-            self.cells[(self.row, self.col)] = (ch, self.fg)
-            self.col += 1
-
-    def _csi(self, args, cmd):
-        if cmd == "H":
-            parts = [int(p) for p in args.split(";")] if args else [1, 1]
-            self.row, self.col = parts[0], parts[1]
-        elif cmd == "J" and args == "2":
-            self.cells = {}
-        elif cmd == "K" and args == "2":
-            for key in [k for k in self.cells if k[0] == self.row]:
-                del self.cells[key]
-        elif cmd == "m":
-            nums = args.split(";") if args else ["0"]
-            if nums[:2] == ["38", "2"]:
-                self.fg = tuple(int(n) for n in nums[2:5])
-            elif nums[:2] == ["38", "5"] or nums == ["0"]:
-                self.fg = None
-        elif cmd in "hl":
-            self.modes.append(args + cmd)
-
-    def text(self, row):
-        cols = [c for (r, c) in self.cells if r == row]
-        return "".join(self.cells.get((row, c), (" ",))[0] for c in range(1, max(cols, default=0) + 1))
-
-    def find(self, needle):
-        for r in sorted({r for r, _ in self.cells}):
-            if needle in self.text(r):
-                return r, self.text(r).index(needle) + 1
-        return None
 
 
 def run_drawn(tmp_path, script_text, *more):
@@ -140,6 +82,18 @@ def test_the_screen_shows_the_led_frame_the_display_and_the_help(tmp_path):
     assert s.find(b.name) is not None
     assert s.find(" 30") is not None and s.find("120") is not None
     assert eye(b.colours[1]) != eye(b.colours[0])
+
+    # Fed as it comes off a pipe, in pieces cut anywhere (inside an escape, inside a character), the
+    # drawing is the same screen, and the board read from it: blue's hole 9 drawn lit, the display's rows.
+    raw = drawn.encode()
+    d = DrawnBoard(b)
+    for k in range(0, len(raw), 7):
+        d.feed(raw[k : k + 7], t=k)
+    assert d.cells == s.cells
+    assert any(kind == term.KIND_TRACK and (side, hole) == (1, 9) for _t, kind, side, hole in d.lit)
+    assert not any(kind == term.KIND_TRACK and side == 2 for _t, kind, side, _hole in d.lit)
+    assert d.shown[-1][1] == [line.rstrip() for line in box]
+    assert [t for t, _rows in d.shown] == sorted(t for t, _rows in d.shown)
 
 
 def test_large_print_is_drawn_as_the_glass_shows_it(tmp_path):
