@@ -7,13 +7,19 @@ on the sim's keys (tests/support/boardplayer.py). Seat 1 is a page's seat, scrip
 does it: its long poll always waiting, its moves POSTed at once. Two times, on loopback, over as many
 games as it takes for --lays lays each way (default 200):
 
-1. page to board: from a lay's POST on the page's seat to the lay journaled on the board as the other
-   seat's (its event pushed on the board's hub as the board journals it; the LED frame itself is not
-   read here: the sim draws it into its terminal, and the link's push is the nearest thing it says);
-2. board to page: from the lay's keys typed on the board to the page's waiting long poll answering with
+1. page to board, shown: from a lay's POST on the page's seat to the board showing it, read from the
+   sim's own drawing of its LED frames and display (tests/support/simscreen.py) as it comes off the
+   sim's pipe: a lay that pegs points, the LED frame with the other seat's front peg in the hole it
+   pegged to (what a person sees move); a lay that pegs nothing (no peg moves), the display frame that
+   shows the card ("Bob 5H", the count's cards);
+2. page to board, journaled: the same lays to the lay journaled on the board as the other seat's (its
+   event pushed on the board's hub), the figure this bench gave before it read the frames;
+3. board to page: from the lay's keys typed on the board to the page's waiting long poll answering with
    it (what the page draws).
 
-Both include the board's link, the bridge and the server. The goal is 300 ms, median and worst.
+All include the board's link, the bridge and the server. The goal is 300 ms, median and worst. The sim
+runs --fast: its idle waits are skipped, so the frame task's next tick (every 20 ms on a board, App.frame_ms)
+comes at once here; a board adds up to that and the LED chain's write.
 Every loop is bounded in count and time; every socket is on 127.0.0.1.
 """
 
@@ -29,13 +35,21 @@ import time
 import httpx
 import tableseats
 from boardplayer import DrawnSim, Player, Watcher
+from simscreen import DrawnBoard
 from tableserve import start, stop
 
+from board.boarddef import boardfile
+from board.settings import tracks_for
 from crib.tables import fairdeal
-from cribbage.cards import parse_card
+from crib.tables.bridge import acts_of
+from crib.tables.record import board_name
+from cribbage.cards import format_card, parse_card
+from cribbage.play import Play
+from sim import term
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOAL_S = 0.300
+BOARD = boardfile.load(os.path.join(_ROOT, "hardware", "board.json"))  # the sim's board (its default)
 GAME_S = 300
 GAMES = 20
 
@@ -53,7 +67,7 @@ class PageSeat:
         self.share = fairdeal.new_share()
         self.rng = random.Random(7)
         self.polled = []  # (time.monotonic(), view): each answer of the long poll
-        self.laid = []  # (time.monotonic() before the POST, card)
+        self.laid = []  # (time.monotonic() before the POST, card, the view it was laid on)
         self.latest = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._poll, daemon=True)
@@ -89,7 +103,7 @@ class PageSeat:
         )
         if r.status_code == 200:
             if move["t"] == "lay":
-                self.laid.append((t0, move["card"]))
+                self.laid.append((t0, move["card"], v))
             got = r.json()["view"]
             if got["n"] > self.latest["n"]:
                 self.latest = got
@@ -139,10 +153,73 @@ def _drawn_at(polled, t0, deal, card):
     return None
 
 
-def game(tmp, k, url, to_board, to_page):
-    """One game of the board against the page's seat; the lays' times appended to the two lists."""
+def lay_points(v, seat, card):
+    """The points `seat`'s lay of `card` pegs on view `v` (the one it was laid on): the play's acts so far
+    (the lays, the goes the table said) through the core's Play, then the lay. The board pegs the same,
+    as it applies the lay through the same Play."""
+    play = Play(seats=2, leader=1 - v["dealer"], cards_each=4)
+    for s, c in acts_of(v["dealer"], v["laid"], v["awaited"][0], v["count"]):
+        if c < 0:
+            play.go(s)
+        else:
+            play.lay(s, c)
+    return sum(p for s, _why, p in play.lay(seat, card) if s == seat)
+
+
+def plays(views):
+    """Each deal's whole play as the page's seat was shown it: {deal: acts}, acts in table seats (a card,
+    or -1 for a go the table said), from each deal's show (or the last view's lays, a game over in play)."""
+    out = {}
+    for v in views:
+        for show in v["shows"]:
+            out[show["deal"]] = acts_of(show["dealer"], show["laid"])
+        if v["phase"] == "over" and v["deal"] not in out and v.get("dealer") is not None:
+            out[v["deal"]] = acts_of(v["dealer"], v["laid"])
+    return out
+
+
+def told(names, acts, k):
+    """The board's words for act k of a play and for the acts the table sent on with it (that seat's next
+    lays and the goes said, up to the board's player's next lay): "Bob 5H", "Ann go". A bridge that has
+    them all at once sends them in one step, and the board draws the last one's frame only."""
+    seat = acts[k][0]
+    out = []
+    for s, c in acts[k:]:
+        if s != seat and c >= 0:
+            break
+        out.append("%s %s" % (names[s], format_card(c) if c >= 0 else "go"))
+    return out
+
+
+def shown_at(drawn, t0, hole, track, words):
+    """When the board first drew, after t0, the other seat's lay: with `hole` (the points it pegged took
+    its front peg there), the LED frame with that hole of `track` lit (121: the game hole); without, the
+    display frame whose news row says it, or an act sent on with it (`words`, told()'s), drawn anew;
+    -> (the time or None, "pegs", "card" or "after": the frame of an act sent on with it)."""
+    if hole:
+        want = (term.KIND_GAME, 121) if hole >= 121 else (term.KIND_TRACK, hole)
+        for t, kind, side, h in list(drawn.lit):
+            if t >= t0 and (kind, h) == want and (kind == term.KIND_GAME or side == track):
+                return t, "pegs"
+        return None, "pegs"
+    before = []
+    for t, rows in list(drawn.shown):
+        new = [row for row in rows if row not in before]
+        if t < t0:
+            before = rows
+            continue
+        said = [w for w in words if any(row == w or row.startswith(w + " ") for row in new)]
+        if said:
+            return t, "card" if words[0] in said else "after"
+    return None, "card"
+
+
+def game(tmp, k, url, to_board, to_page, shown):
+    """One game of the board against the page's seat; the lays' times appended to the lists (`shown`:
+    (seconds, how: shown_at's))."""
     history = os.path.join(tmp, "history.sqlite3")
-    sim = DrawnSim(os.path.join(tmp, "board-%d" % k))
+    drawn = DrawnBoard(BOARD)
+    sim = DrawnSim(os.path.join(tmp, "board-%d" % k), drawn=drawn)
     player = watcher = bridge = page = None
     env = dict(os.environ, XDG_DATA_HOME=os.path.join(tmp, "data"))
     try:
@@ -171,10 +248,22 @@ def game(tmp, k, url, to_board, to_page):
         journal = _board_lays(watcher)
         # Page to board: each POSTed lay to the first journaled lay of that card by the other seat after it.
         theirs = [(t, c) for t, _d, p, c in journal if p == 1]
-        for t0, card in page.laid:
+        for t0, card, _v in page.laid:
             t1 = next((t for t, c in theirs if c == card and t >= t0), None)
             if t1 is not None:
                 to_board.append(t1 - t0)
+        # Page to board, shown: the page's seat is the board's other player, pegging on its second track.
+        track = tracks_for(2, 0, BOARD.sides)[1]
+        views = [v for _t, v in page.polled]
+        names = [board_name(n, s) for s, n in enumerate(views[-1]["names"])]
+        acts = plays(views)
+        for t0, card, v in page.laid:
+            points = lay_points(v, page.seat, card)
+            hole = v["scores"][page.seat] + points if points else None
+            play = acts[v["deal"]]
+            words = told(names, play, play.index([page.seat, card]))
+            t1, how = shown_at(drawn, t0, hole, track, words)
+            shown.append((None if t1 is None else t1 - t0, how))
         # Board to page: the i-th lay typed is the board player's i-th journaled lay (the player waits for
         # each); its deal says which of the page's views hold it.
         mine = [(d, c) for _t, d, p, c in journal if p == 0]
@@ -225,25 +314,40 @@ def main(argv=None):
     db.connect(os.path.join(tmp, "history.sqlite3")).close()
     db.connect(os.path.join(tmp, "club.sqlite3")).close()
     server, url = start(os.path.join(tmp, "club.sqlite3"), os.path.join(tmp, "tables.sqlite3"), args.tree)
-    to_board, to_page = [], []
+    to_board, to_page, shown = [], [], []
     games = 0
     t0 = time.monotonic()
     try:
-        while min(len(to_board), len(to_page)) < args.lays and games < GAMES:
-            game(tmp, games, url, to_board, to_page)
+        while min(len(to_board), len(to_page), len(shown)) < args.lays and games < GAMES:
+            game(tmp, games, url, to_board, to_page, shown)
             games += 1
     finally:
         stop(server)
-    to_board, to_page = to_board[: args.lays], to_page[: args.lays]
+    to_board, to_page, shown = to_board[: args.lays], to_page[: args.lays], shown[: args.lays]
     print(
         "%d games of a simulated board through crib play against a page's seat, %.0f s"
         % (games, time.monotonic() - t0)
     )
+    seen = [dt for dt, _what in shown if dt is not None]
+    print(
+        "page to board, shown: a lay POSTed on the page's seat until the board draws it, %d lays: %s"
+        % (len(seen), ms(seen))
+    )
+    for what, words in (
+        ("pegs", "that pegged points, to the LED frame with its peg in the hole it pegged to"),
+        ("card", 'that pegged nothing (no peg moves), to the display frame saying it ("Bob 5H")'),
+        ("after", "that pegged nothing, drawn only in the frame of the table's next act sent with it"),
+    ):
+        xs = [dt for dt, w in shown if w == what and dt is not None]
+        print("  %d lays %s: %s" % (len(xs), words, ms(xs) if xs else "none"))
+    if len(seen) < len(shown):
+        print("NOT SEEN: %d of %d lays were never drawn on the board" % (len(shown) - len(seen), len(shown)))
     for what, xs in (
-        ("a lay POSTed on the page's seat, journaled on the board", to_board),
-        ("a lay keyed on the board, drawn by the page's long poll", to_page),
+        ("page to board, journaled: the same lays until journaled on the board (its event push)", to_board),
+        ("board to page: a lay keyed on the board until the page's long poll answers with it", to_page),
     ):
         print("%s, %d lays: %s" % (what, len(xs), ms(xs)))
+    for what, xs in (("page to board, shown", seen), ("board to page", to_page)):
         if statistics.median(xs) > GOAL_S or max(xs) > GOAL_S:
             print("GOAL MISSED: %s later than %d ms" % (what, 1000 * GOAL_S))
 

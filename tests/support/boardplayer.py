@@ -14,9 +14,11 @@ from cribbage.cards import format_card, pip
 
 
 class DrawnSim:
-    """`python -m sim --fast --data DIR --link PORT`, drawn into a pipe, keys typed into its stdin."""
+    """`python -m sim --fast --data DIR --link PORT`, drawn into a pipe, keys typed into its stdin; with
+    `drawn` (a simscreen.DrawnBoard) the drawing is fed to it as it comes, each piece with its time."""
 
-    def __init__(self, data_dir, port=None):
+    def __init__(self, data_dir, port=None, drawn=None):
+        self.drawn = drawn
         self.port = port or free_port()
         self.url = "socket://127.0.0.1:%d" % self.port
         cmd = simbuild.command("--heap", "1m", "--fast", "--data", data_dir, "--link", str(self.port))
@@ -42,6 +44,8 @@ class DrawnSim:
                 data = stdout.read1(65536)  # pyright: ignore[reportAttributeAccessIssue]
                 if not data:
                     return
+                if self.drawn is not None:
+                    self.drawn.feed(data, time.monotonic())
                 self.out.append(data[-256:])
                 del self.out[:-64]
 
