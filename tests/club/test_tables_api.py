@@ -24,6 +24,9 @@ NOT_CARDS = {
     "deal",
     "awaited",
     "other_holds",
+    "holds",
+    "sides",
+    "to_throw",
     "count",
     "winner",
     "pegs",
@@ -93,11 +96,18 @@ def sit(client, code, name):
     return got["seat"], {"authorization": "Bearer " + got["token"]}
 
 
-def test_a_game_through_the_api_ends_verified_and_no_response_holds_the_other_seat_s_hidden_cards(server):
-    code = server.post("/api/tables", json={}).json()["code"]
-    seats = [sit(server, code, name) for name in ("Ann", "Bob")]
-    shares = [fairdeal.new_share(), fairdeal.new_share()]
-    views = [[], []]
+SEATS = {"six": 2, "three": 3, "four": 4}
+
+
+@pytest.mark.parametrize("form", ["six", "three", "four"])
+def test_a_game_through_the_api_ends_verified_and_no_response_holds_the_other_seat_s_hidden_cards(
+    server, form
+):
+    code = server.post("/api/tables", json={"form": form}).json()["code"]
+    n = SEATS[form]
+    seats = [sit(server, code, name) for name in ("Ann", "Bob", "Cy", "Dee")[:n]]
+    shares = [fairdeal.new_share() for _ in range(n)]
+    views = [[] for _ in range(n)]
     rng = random.Random(2)
     snooped = 0
     for _ in range(3000):
@@ -105,21 +115,24 @@ def test_a_game_through_the_api_ends_verified_and_no_response_holds_the_other_se
             v = server.get("/api/tables/%s/seat" % code, headers=auth).json()
             views[k].append(v)
             truth = server.tables.cache[code].table
-            other = 1 - seat
-            hidden = set(truth.held[other]) | set(truth.thrown[other] or [])
+            others = [s for s in range(n) if s != seat]
+            # every other seat's hand and throw, and the deck's card for the three-handed crib
+            hidden = set(truth.to_crib) if truth.phase != "over" else set()
+            for other in others:
+                hidden |= set(truth.held[other]) | set(truth.thrown[other] or [])
             if truth.play is not None:
                 hidden -= {c for _s, c in truth.play.laid}
             if v["phase"] != "over":
-                # what a client can ask for, its own and the other seat's: nothing shows a hidden card
-                for r in (
-                    server.get("/api/tables/%s/seat?seat=%d" % (code, other), headers=auth),
+                # what a client can ask for, its own and each other seat's: nothing shows a hidden card
+                asks = [server.get("/api/tables/%s/seat?seat=%d" % (code, o), headers=auth) for o in others]
+                for r in asks + [
                     server.get("/api/tables/%s" % code),
                     server.post(
                         "/api/tables/%s/moves" % code,
                         headers=auth,
                         json={"seq": v["seq"] + 1, "move": {"t": "show"}},
                     ),
-                ):
+                ]:
                     assert not cards_in(r.json()) - set(v["shows"] and cards_in(v["shows"])) & hidden
                     snooped += 1
                 assert not (cards_in(v) - cards_in(v["shows"])) & hidden
@@ -128,7 +141,7 @@ def test_a_game_through_the_api_ends_verified_and_no_response_holds_the_other_se
             if not v["share_in"]:
                 move = {"t": "share", "share": shares[k]}
             elif v["phase"] == "discard":
-                move = {"t": "discard", "cards": rng.sample(v["hand"], 2)}
+                move = {"t": "discard", "cards": rng.sample(v["hand"], v["to_throw"])}
             else:
                 move = {"t": "lay", "card": rng.choice([c for c in v["hand"] if v["count"] + pip(c) <= 31])}
             r = server.post(
@@ -140,6 +153,7 @@ def test_a_game_through_the_api_ends_verified_and_no_response_holds_the_other_se
             break
     end = server.get("/api/tables/%s/seat" % code, headers=seats[0][1]).json()
     assert end["phase"] == "over" and max(end["scores"]) == 121 and snooped > 100
+    assert end["form"] == form and len(end["scores"]) == (2 if form == "four" else n)
     for k, (seat, _auth) in enumerate(seats):
         assert fairdeal.verify(end["proof"], seat, shares[k], fairdeal.collect(views[k])) > 0
     assert server.get("/api/tables/%s" % code).json()["proof"]["seed"] == end["proof"]["seed"]

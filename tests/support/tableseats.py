@@ -8,7 +8,7 @@ def choose(v, share, rng):
     if not v["share_in"]:
         return {"t": "share", "share": share}
     if v["phase"] == "discard":
-        return {"t": "discard", "cards": rng.sample(v["hand"], 2)}
+        return {"t": "discard", "cards": rng.sample(v["hand"], v.get("to_throw", 2))}
     return {"t": "lay", "card": rng.choice([c for c in v["hand"] if v["count"] + pip(c) <= 31])}
 
 
@@ -44,10 +44,13 @@ class Seat:
         return False
 
 
-def play_out(a, b, limit=2000):
+def play_out(a, *others, limit=4000):
+    """Every seat moves in turn until the game is over: the last view of the first seat."""
     for _ in range(limit):
-        moved = a.turn() | b.turn()
+        moved = False
+        for s in (a,) + others:
+            moved |= s.turn()
         if a.views[-1]["phase"] == "over":
             return a.look()
-        assert moved, "neither seat could move: %r" % a.views[-1]
+        assert moved, "no seat could move: %r" % a.views[-1]
     raise AssertionError("the game did not end")

@@ -72,37 +72,66 @@ def shuffle(seed, deal_no):
     return deck
 
 
-def first_dealer(seed):
-    """The cut for the first deal: seat 0 and 1 cut in turn from deck 0; the lower rank deals."""
+def first_dealer(seed, seats=2):
+    """The cut for the first deal: seats 0..seats-1 cut in turn from deck 0, a card each; the lowest
+    rank alone deals, a tie for the lowest cuts again (every seat, from the next cards)."""
     deck = shuffle(seed, 0)
-    for k in range(0, 52, 2):
-        a, b = deck[k] >> 2, deck[k + 1] >> 2
-        if a != b:
-            return 0 if a < b else 1
-    return 0  # every cut tied: cannot happen with 13 ranks in 26 pairs of distinct cards, kept total
+    for k in range(0, 52 - seats + 1, seats):
+        ranks = [c >> 2 for c in deck[k : k + seats]]
+        low = min(ranks)
+        if ranks.count(low) == 1:
+            return ranks.index(low)
+    return 0  # every cut tied: two seats cannot (13 ranks in 26 pairs of distinct cards), kept total
 
 
-def deal(seed, deal_no, dealer):
-    """(hands, starter) of a six-card deal: six each, one at a time from the top, the non-dealer first;
-    the starter is the next card (a random cut of the rest is no different)."""
+def shape(form):
+    """(seats, cards dealt each, cards each throws, cards from the deck to the crib) of a table's form,
+    from the core's own forms (cribbage.deal.FORM_DEAL, cribbage.forms.FORMS): the crib is four cards."""
+    from cribbage.deal import FORM_DEAL
+    from cribbage.forms import FORMS
+
+    seats, each = FORM_DEAL[form]
+    throw = each - FORMS[form][3]
+    return seats, each, throw, 4 - seats * throw
+
+
+def dealt(seed, deal_no, dealer, form="six"):
+    """(hands, to_crib, starter) of a deal of `form`: its cards each, one at a time from the top, the
+    seat on the dealer's left first; then the deck's card for the crib (three-handed), then the starter
+    (a random cut of the rest is no different)."""
+    seats, each, _throw, extra = shape(form)
     deck = shuffle(seed, deal_no)
-    hands = [[], []]
-    for k in range(12):
-        hands[(dealer + 1 + k) % 2].append(deck[k])
-    return hands, deck[12]
+    hands = [[] for _ in range(seats)]
+    for k in range(seats * each):
+        hands[(dealer + 1 + k) % seats].append(deck[k])
+    k = seats * each
+    return hands, deck[k : k + extra], deck[k + extra]
 
 
-def verify(proof, seat, share, seen):
+def deal(seed, deal_no, dealer, form="six"):
+    """(hands, starter) of a deal (dealt): in the two-player game six each, the non-dealer first."""
+    hands, _to_crib, starter = dealt(seed, deal_no, dealer, form)
+    return hands, starter
+
+
+def verify(proof, seat, share, seen, form=None):
     """Check a finished table's `proof` from the side of `seat`, which sent `share`; `seen` is every
-    card the seat was shown: a list of {"deal", "dealer", "hand" (its six), "starter", "shown"
-    ({seat: four kept} at the show), "crib"}. Returns the number of cards checked; DealError says
-    the first that does not match."""
+    card the seat was shown: a list of {"deal", "dealer", "hand" (its cards dealt), "starter", "shown"
+    ({seat: four kept} at the show), "crib"}. `form` is the table's (the proof says it; six when it
+    does not). Returns the number of cards checked; DealError says the first that does not match."""
+    form = form or proof.get("form") or "six"
+    try:
+        seats = shape(form)[0]
+    except KeyError:
+        raise DealError("no table form %r" % (form,)) from None
     secret = proof.get("secret")
     shares = list(proof.get("shares") or [])
     if not isinstance(secret, str) or not hmac.compare_digest(
         secret_commit(secret), proof.get("secret_commit", "")
     ):
         raise DealError("the revealed secret does not match the commitment the table published first")
+    if len(shares) != seats:
+        raise DealError("a %s table has %d shares, not %d" % (form, seats, len(shares)))
     if seat >= len(shares) or shares[seat] != share:
         raise DealError("seat %d's share is not the one it sent" % seat)
     seed = game_seed(secret, shares)
@@ -110,11 +139,11 @@ def verify(proof, seat, share, seen):
         raise DealError("the seed does not match the commitment published before the first card")
     if proof.get("seed") not in (None, seed):
         raise DealError("the revealed seed is not the one the secret and shares make")
-    if proof.get("first_dealer") is not None and proof["first_dealer"] != first_dealer(seed):
+    if proof.get("first_dealer") is not None and proof["first_dealer"] != first_dealer(seed, seats):
         raise DealError("the first dealer is not the one the cut gives")
     checked = 0
     for d in seen:
-        hands, starter = deal(seed, d["deal"], d["dealer"])
+        hands, to_crib, starter = dealt(seed, d["deal"], d["dealer"], form)
         if list(d["hand"]) != hands[seat]:
             raise DealError("deal %d: the hand seat %d was dealt is not the seed's" % (d["deal"], seat))
         checked += len(d["hand"])
@@ -128,11 +157,18 @@ def verify(proof, seat, share, seen):
             checked += len(kept)
         crib = d.get("crib")
         if crib is not None:
-            dealt = set(hands[0]) | set(hands[1])
+            cards = set(to_crib)
+            for h in hands:
+                cards |= set(h)
             kept_all = set()
             for kept in (d.get("shown") or {}).values():
                 kept_all |= set(kept)
-            if not set(crib) <= dealt or set(crib) & kept_all or len(set(crib)) != 4:
+            if (
+                not set(crib) <= cards
+                or set(crib) & kept_all
+                or not set(to_crib) <= set(crib)
+                or len(set(crib)) != 4
+            ):
                 raise DealError("deal %d: the crib is not the four cards the seats threw" % d["deal"])
             checked += len(crib)
     return checked
@@ -150,5 +186,9 @@ def collect(views):
                 d["starter"] = v["starter"]
         for s in v.get("shows") or ():
             d = deals.setdefault(s["deal"], {"deal": s["deal"], "dealer": s["dealer"], "hand": None})
-            d.update(starter=s["starter"], shown={"0": s["kept"][0], "1": s["kept"][1]}, crib=s["crib"])
+            d.update(
+                starter=s["starter"],
+                shown={"%d" % k: kept for k, kept in enumerate(s["kept"])},
+                crib=s["crib"],
+            )
     return [deals[k] for k in sorted(deals) if deals[k]["hand"] is not None]

@@ -7,7 +7,7 @@ import threading
 import time
 
 from crib.tables import fairdeal, store
-from crib.tables.game import SEATS, Refused, Table
+from crib.tables.game import Refused, Table, check_form
 
 CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i: read aloud or typed on a phone
 CODE_LEN = 10  # 31**10, about 2**49: not found by guessing at any rate the server takes
@@ -89,10 +89,10 @@ class Bucket:
 class _Cached:
     """One table as this process last read it: the fold, the moves applied and each seat's moves by seq."""
 
-    def __init__(self, secret):
-        self.table = Table(secret)
+    def __init__(self, secret, form):
+        self.table = Table(secret, form=form)
         self.n = 0
-        self.by_seq = [{} for _ in range(SEATS)]  # seat -> {seq: move}
+        self.by_seq = [{} for _ in range(self.table.seats)]  # seat -> {seq: move}
         self.seats = {}
 
 
@@ -124,13 +124,18 @@ class Tables:
 
     # ---- tables and seats ---------------------------------------------------------------------------
 
-    def new(self, secret=None):
-        """A new table; its code. (`secret`: the server's part of the seed, given only to replay a game.)"""
+    def new(self, secret=None, form="six"):
+        """A new table of `form` (six, three or four); its code. (`secret`: the server's part of the
+        seed, given only to replay a game.)"""
+        try:
+            check_form(form)
+        except Refused as e:
+            raise TableError(str(e)) from None
         with self.lock:
             for _ in range(RETRIES):
                 code = new_code()
                 try:
-                    store.add_table(self.con, code, secret or fairdeal.new_secret())
+                    store.add_table(self.con, code, secret or fairdeal.new_secret(), form=form)
                     return code
                 except store.Conflict:
                     continue
@@ -153,18 +158,20 @@ class Tables:
 
         bots.check_level(level)
         with self.lock:
-            self._seat(code, bots.name(level), token_hash(secrets.token_hex(16)), level, seat)
             got = self._load(code)
-            seat = max(s for s, v in got.seats.items() if v["level"] == level)
+            # A second opponent of the same level at a three-handed or 2 v 2 table is told apart by a number.
+            name = bots.name(level, 1 + sum(1 for v in got.seats.values() if v["level"] == level))
+            seat = self._seat(code, name, token_hash(secrets.token_hex(16)), level, seat)
             self._run_bots(code)
         return seat
 
     def _seat(self, code, name, hashed, level, seat):
         got = self._load(code)
-        free = [s for s in range(SEATS) if s not in got.seats]
+        seats = got.table.seats
+        free = [s for s in range(seats) if s not in got.seats]
         if seat is not None:
-            if seat not in range(SEATS):
-                raise TableError("seat %r is not a seat 0..%d" % (seat, SEATS - 1))
+            if isinstance(seat, bool) or seat not in range(seats):
+                raise TableError("seat %r is not a seat 0..%d" % (seat, seats - 1))
             if seat not in free:
                 raise Forbidden("seat %d is taken" % seat)
             free = [seat]
@@ -200,9 +207,9 @@ class Tables:
             row = store.table(self.con, code)
             if row is None:
                 raise NotFound("no table %r" % (code,))
-            got = _Cached(row[0])
+            got = _Cached(row[0], row[2])
             self.cache[code] = got
-        if len(got.seats) < SEATS:  # a seat taken through another server
+        if len(got.seats) < got.table.seats:  # a seat taken through another server
             self._seats(got, code)
         for n, seat, seq, move in store.moves(self.con, code, got.n):
             got.table.apply(seat, move)  # stored moves were checked when they were made
@@ -212,7 +219,7 @@ class Tables:
 
     def _seats(self, got, code):
         got.seats = store.seats(self.con, code)
-        got.table.names = [got.seats[s]["name"] if s in got.seats else "" for s in range(SEATS)]
+        got.table.names = [got.seats[s]["name"] if s in got.seats else "" for s in range(got.table.seats)]
 
     def view(self, code, token):
         """What the seat holding `token` may see now."""
@@ -240,7 +247,7 @@ class Tables:
         v["waiting_for"] = [got.table.names[s] or "seat %d" % s for s in got.table.awaited() if s != seat]
         v["seats"] = [
             {"name": got.seats[s]["name"], "level": got.seats[s]["level"]} if s in got.seats else None
-            for s in range(SEATS)
+            for s in range(got.table.seats)
         ]
         return v
 
@@ -250,7 +257,8 @@ class Tables:
             got = self._load(code)
             t = got.table
             return {
-                "seats": [got.seats[s]["name"] if s in got.seats else None for s in range(SEATS)],
+                "form": t.form,
+                "seats": [got.seats[s]["name"] if s in got.seats else None for s in range(t.seats)],
                 "phase": t.phase,
                 "scores": list(t.scores),
                 "dealer": t.dealer,
@@ -339,6 +347,7 @@ class Tables:
                 raise Rejected("the game at %s is not over: its record is given when it ends" % code)
             return {
                 "code": code,
+                "form": t.form,
                 "names": list(t.names),
                 "moves": [[seat, move] for _n, seat, _q, move in store.moves(self.con, code)],
                 "scores": list(t.scores),

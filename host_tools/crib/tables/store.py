@@ -33,6 +33,12 @@ SCHEMA = (
     PRIMARY KEY (code, n),
     UNIQUE (code, seat, seq)
 )""",
+    # A table's form when it is not the two-player game: a table of its own, so a database made before
+    # the forms needs no change of its tables (a table without a row here is a two-player table).
+    """CREATE TABLE IF NOT EXISTS remote_forms (
+    code  TEXT PRIMARY KEY REFERENCES remote_tables(code),
+    form  TEXT NOT NULL              -- cribbage.forms' id: three (three-handed) or four (2 v 2)
+)""",
 )
 
 
@@ -74,13 +80,15 @@ def _is_conflict(e):
     return type(e).__name__ in ("UniqueViolation", "IntegrityError")
 
 
-def add_table(con, code, secret, now=None):
+def add_table(con, code, secret, now=None, form="six"):
     try:
         with con:
             con.execute(
                 "INSERT INTO remote_tables(code, secret, created) VALUES ($1, $2, $3)",
                 (code, secret, time.time() if now is None else now),
             )
+            if form != "six":
+                con.execute("INSERT INTO remote_forms(code, form) VALUES ($1, $2)", (code, form))
     except Exception as e:
         if _is_conflict(e):
             raise Conflict(code) from None
@@ -88,9 +96,13 @@ def add_table(con, code, secret, now=None):
 
 
 def table(con, code):
-    """(secret, created) of the table `code`, or None."""
-    row = con.execute("SELECT secret, created FROM remote_tables WHERE code=$1", (code,)).fetchone()
-    return None if row is None else (row[0], row[1])
+    """(secret, created, form) of the table `code`, or None."""
+    row = con.execute(
+        "SELECT t.secret, t.created, f.form FROM remote_tables t LEFT JOIN remote_forms f ON f.code = t.code "
+        "WHERE t.code=$1",
+        (code,),
+    ).fetchone()
+    return None if row is None else (row[0], row[1], row[2] or "six")
 
 
 def seats(con, code):

@@ -9,6 +9,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from crib.tables import service
+from crib.tables.game import FORM_CHOICES
 from crib.tables.service import TableError
 
 BODY_MAX = 4096  # the largest move is a few dozen bytes
@@ -164,11 +165,13 @@ def routes(tables, templates):
 
     @handled
     async def new(request):
-        await _body(request)
+        form = (await _body(request)).get("form", "six")  # six, three (three-handed) or four (2 v 2)
+        if form not in FORM_CHOICES:
+            raise Refusal(400, "no table form %r: one of %s" % (form, ", ".join(FORM_CHOICES)))
         door.take(request)
         if not made.take():
             raise Refusal(429, "too many new tables: wait a moment")
-        code = await run_in_threadpool(tables.new)
+        code = await run_in_threadpool(tables.new, None, form)
         return _ok({"code": code, "page": "/table/%s" % code})
 
     @handled
