@@ -8,7 +8,7 @@ import unicodedata
 from crib.history import replay
 from crib.store import db
 from crib.tables import fairdeal
-from crib.tables.game import SEATS, Refused, Table
+from crib.tables.game import Refused, Table
 from cribbage import events
 from cribbage.errors import CribError
 from cribbage.forms import MAX_NAME
@@ -43,7 +43,11 @@ def refold(record):
         raise RecordError("the record reveals no secret: the game is not over")
     if fairdeal.secret_commit(secret) != proof.get("secret_commit"):
         raise RecordError("the revealed secret does not match the record's secret_commit")
-    table = Table(secret, record.get("names"))
+    form = record.get("form") or proof.get("form") or "six"
+    try:
+        table = Table(secret, record.get("names"), form=form)
+    except Refused as e:
+        raise RecordError(str(e)) from None
     for k, (seat, move) in enumerate(record.get("moves") or []):
         try:
             table.apply(seat, move)
@@ -52,8 +56,8 @@ def refold(record):
     if table.phase != "over":
         raise RecordError("the record's moves do not end the game")
     mine = table.proof()
-    for key in ("secret_commit", "seed_commit", "seed", "shares"):
-        if mine[key] != proof.get(key):
+    for key in ("secret_commit", "seed_commit", "seed", "shares", "form"):
+        if mine.get(key) != proof.get(key):
             raise RecordError("the record's %s is not the one its moves make" % key)
     if table.scores != list(record.get("scores") or []) or table.winner != record.get("winner"):
         raise RecordError(
@@ -89,8 +93,8 @@ def check(record, seat=None, share=None, seen=None):
             checked = fairdeal.verify(record["proof"], seat, share, seen.get("deals") or [])
         except fairdeal.DealError as e:
             raise RecordError(str(e)) from None
-    for s in range(SEATS):
-        checked += fairdeal.verify(record["proof"], s, table.shares[s], _shown(table, s))
+    for s in range(table.seats):
+        checked += fairdeal.verify(record["proof"], s, table.shares[s], _shown(table, s), table.form)
     return table, checked
 
 
@@ -98,14 +102,14 @@ def _shown(table, seat):
     """The cards the fold dealt `seat` and showed it, as fairdeal.verify reads them."""
     out = []
     for s in table.shows:
-        hands, _starter = fairdeal.deal(table.seed, s["deal"], s["dealer"])
+        hands, _starter = fairdeal.deal(table.seed, s["deal"], s["dealer"], table.form)
         out.append(
             {
                 "deal": s["deal"],
                 "dealer": s["dealer"],
                 "hand": hands[seat],
                 "starter": s["starter"],
-                "shown": {"0": s["kept"][0], "1": s["kept"][1]},
+                "shown": {"%d" % k: kept for k, kept in enumerate(s["kept"])},
                 "crib": s["crib"],
             }
         )
@@ -119,13 +123,26 @@ def board_name(name, seat):
     return plain or "Seat %d" % (seat + 1)
 
 
+def side_names(table):
+    """The game's side names as the board holds them: each seat's, or in 2 v 2 each pair's joined by
+    "&" (cut to the board's 12 characters; the full names are kept beside the game)."""
+    names = [board_name(n, s) for s, n in enumerate(table.names)]
+    if table.sides == table.seats:
+        return names
+    return [
+        ("&".join(names[s] for s in range(side, table.seats, table.sides)))[:MAX_NAME].strip("&")
+        for side in range(table.sides)
+    ]
+
+
 def board_events(table):
-    """The game as a board keys it (a set-up with both names, the first dealer, each deal's starter,
-    lays, the goes the table said, the shows): the laptop's own fold (cribbage.game.Match) scores it
-    as the table did."""
-    setup = events.setup(form="six", names=[board_name(n, s) for s, n in enumerate(table.names)])
+    """The game as a board keys it (a set-up with the sides' names, the first dealer, each deal's
+    starter, lays, the goes the table said, the shows in order): the laptop's own fold
+    (cribbage.game.Match) scores it as the table did."""
+    setup = events.setup(form=table.form, names=side_names(table))
     out = [setup]
     m = Match(setup)
+    seats = table.seats
 
     def key(ev):
         m.apply(ev)
@@ -145,7 +162,7 @@ def board_events(table):
         for seat, card in laid:
             if m.game_over:
                 break
-            for _ in range(3):
+            for _ in range(seats + 1):  # each seat between that could not lay said go
                 try:
                     key(events.lay(seat, card))
                     break
@@ -153,17 +170,14 @@ def board_events(table):
                     key(events.go(m._seats[m.play.turn]))
             else:
                 raise RecordError("the board does not take seat %d's lay of %s" % (seat, card))
-        for _ in range(4):  # a game won on a go: the goes that end it
+        for _ in range(2 * seats):  # a game won on a go: the goes that end it
             if show is not None or m.game_over or m.play is None or m.play.over:
                 break
             key(events.go(m._seats[m.play.turn]))
         if show is not None and not m.game_over:
-            pone = 1 - dealer
-            for side, cards, kind in (
-                (pone, show["kept"][pone], events.hand),
-                (dealer, show["kept"][dealer], events.hand),
-                (dealer, show["crib"], events.crib),
-            ):
+            order = [(dealer + j) % seats for j in range(1, seats + 1)]  # from the dealer's left
+            shows = [(p % table.sides, show["kept"][p], events.hand) for p in order]
+            for side, cards, kind in shows + [(dealer % table.sides, show["crib"], events.crib)]:
                 if not m.game_over:
                     key(kind(side, cards))
     if list(m.front) != table.scores:
@@ -185,7 +199,7 @@ def save(con, record, server, seat=None, share=None, views=None, now=None):
     board = BOARD % code
     evs = board_events(table)
     _prepare(con)
-    db.note_board(con, {"board": board, "form": "six"}, now)
+    db.note_board(con, {"board": board, "form": table.form}, now)
     db.add_events(con, board, [{"seq": k, "event": ev} for k, ev in enumerate(evs, 1)], now)
     replay.rebuild(con, board)
     with con:
