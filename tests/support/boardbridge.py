@@ -93,6 +93,9 @@ class Http:
         except TableError as e:
             raise bridge.Refusal(e.status, str(e)) from None
 
+    def table(self):
+        return self._call(self.tables.public, self.code)
+
     def join(self, name):
         return self._call(self.tables.join, self.code, name)
 

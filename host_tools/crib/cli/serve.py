@@ -110,16 +110,32 @@ def table_new(
         str, typer.Option(help="the club server, as crib serve printed it")
     ] = "http://127.0.0.1:8121",
     fill: Annotated[
-        str | None, typer.Option(help="the board's opponent takes a seat: beginner, expected, top")
+        list[str] | None,
+        typer.Option(
+            help="the board's opponent takes a seat: beginner, expected, top (again for each seat to fill)"
+        ),
     ] = None,
+    form: Annotated[
+        str, typer.Option(help="six (two players), three (three-handed) or four (2 v 2 partners)")
+    ] = "six",
 ):
     """Make a table on the server: prints its code and page to share."""
-    if fill is not None and fill not in LEVELS:
-        common.fail("--fill is one of %s, not %r" % (", ".join(LEVELS), fill))
+    from crib.tables.fairdeal import shape
+    from crib.tables.game import FORM_CHOICES
+
+    fill = list(fill or [])
+    for level in fill:
+        if level not in LEVELS:
+            common.fail("--fill is one of %s, not %r" % (", ".join(LEVELS), level))
+    if form not in FORM_CHOICES:
+        common.fail("--form is one of %s, not %r" % (", ".join(FORM_CHOICES), form))
+    seats = shape(form)[0]
+    if len(fill) >= seats:
+        common.fail("a %s table has %d seats: fill %d at most, one is yours" % (form, seats, seats - 1))
     base = server.rstrip("/")
-    got = _post(base + "/api/tables", {})
-    if fill:
-        _post("%s/api/tables/%s/fill" % (base, got["code"]), {"level": fill})
+    got = _post(base + "/api/tables", {"form": form})
+    for level in fill:
+        _post("%s/api/tables/%s/fill" % (base, got["code"]), {"level": level})
     common.console.print(got["code"], highlight=False)
     common.console.print("page: %s%s" % (base, got["page"]), highlight=False)
 
@@ -190,6 +206,9 @@ class _SeatApi:
             if e.status is None or e.status >= 500:
                 raise bridge.Unreachable(str(e)) from None
             raise bridge.Refusal(e.status, str(e)) from None
+
+    def table(self):
+        return self._ask("")  # what anyone with the code sees: the seats, the form, the phase
 
     def join(self, name):
         got = self._ask("/join", {"name": name})

@@ -383,6 +383,7 @@ class Bridge:
         if not st.data.get("token"):
             from crib.tables import fairdeal
 
+            self._two_player()
             share = fairdeal.new_share()
             seat, token = self.http.join(self.name)
             st.save(code=self.code, seat=seat, token=token, share=share, seq=0, tag=tag_of(self.code, seat))
@@ -392,6 +393,18 @@ class Bridge:
         self.http.token = st.data["token"]
         self.views = st.views()
         self._got(self._retry(lambda: self.http.view(None)))
+
+    def _two_player(self):
+        """Refuse a three-handed or 2 v 2 table before taking a seat: the board plays the two-player game
+        only at a table (its `table` match is player 0 against one other seat)."""
+        form = self._retry(self.http.table).get("form") or "six"
+        if form != "six":
+            from cribbage.forms import FORM_NAMES
+
+            raise BridgeError(
+                "the table is %s: a board plays only the two-player game at a table; take a seat there "
+                "from the table's page (/table/%s)" % (FORM_NAMES.get(form, form), self.code)
+            )
 
     def _got(self, view):
         """A view heard (a poll's or a move's answer): kept if newer than the one held."""
