@@ -141,3 +141,37 @@ def test_two_laptops_save_a_game_from_the_server_and_each_history_verifies_it(tm
             assert ok.returncode == 0 and "table %s checks" % code in ok.stdout, ok.stdout + ok.stderr
     finally:
         tableserve.stop(proc)
+
+
+@pytest.mark.parametrize("form", ["three", "four"])
+def test_a_three_handed_or_2v2_game_is_kept_under_every_name_and_checked_by_re_dealing(tmp_path, form):
+    tables = Tables(str(tmp_path / "club.sqlite3"), burst=10_000)
+    code = tables.new(form=form)
+    rng = random.Random(8)
+    names = ["Ann", "Zoë Ångström-Smith", "Cy", "Dee"][: 3 if form == "three" else 4]
+    seats = [Seat(tables, code, name, rng) for name in names]
+    end = play_out(*seats)
+    got = tables.record(code)
+    assert got["form"] == form and got["proof"]["form"] == form and len(got["proof"]["shares"]) == len(names)
+    con = db.connect(str(tmp_path / "history.sqlite3"))
+    a = seats[1]
+    game, checked = record.save(con, got, "http://club", seat=a.seat, share=a.share, views=a.views)
+    # the history's sides: each player, or in 2 v 2 each pair of partners (the board's twelve letters)
+    sides = ["Ann", "Zoe Angstrom", "Cy"] if form == "three" else ["Ann&Cy", "Zoe Angstrom"]
+    assert game["form"] == form and game["names"] == sides
+    assert game["final"] == end["scores"] and game["winner"] == end["winner"] and game["over"]
+    for side in range(len(sides)):
+        pegged = sum(s["points"] for s in db.scores(con, game["id"]) if s["side"] == side)
+        assert min(121, pegged) == end["scores"][side]
+    assert json.loads(con.execute("SELECT names FROM remote_games").fetchone()[0]) == names  # every name
+    assert checked > 100 and record.verify(con, code) == checked
+    # re-dealt from the proof: a lay changed, a share dropped or the form denied is caught
+    for change, said in (
+        (lambda r: r["moves"][-1][1].update(card=(r["moves"][-1][1]["card"] + 1) % 52), "not one|make|end"),
+        (lambda r: r["proof"]["shares"].pop(), "seed|shares"),
+        (lambda r: (r.pop("form"), r["proof"].pop("form")), "not one the game takes|seed|shares"),
+    ):
+        forged = json.loads(json.dumps(got))
+        change(forged)
+        with pytest.raises(record.RecordError, match=said):
+            record.check(forged, a.seat, a.share, record.seen_of(a.views))

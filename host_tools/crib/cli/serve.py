@@ -149,7 +149,8 @@ def table_save(
     server: Server = "http://127.0.0.1:8121",
     db_path: club.DbPath = None,
 ):
-    """Keep a finished table's game in the history under both names, re-dealt and checked, with its proof."""
+    """Keep a finished table's game in the history under its players' names, re-dealt and checked, with its
+    proof."""
     from crib.tables import record
 
     base = server.rstrip("/")
@@ -162,9 +163,13 @@ def table_save(
     finally:
         con.close()
     names = got["names"]  # the table's own, in full (the history's are the board's, twelve letters)
+    sides = len(game["final"])  # a side a seat, but 2 v 2: partners (seats 0 and 2, 1 and 3) score as one
+    said = ", ".join(
+        "%s %d" % (" & ".join(names[side::sides]), score) for side, score in enumerate(game["final"])
+    )
     common.console.print(
-        "table %s: %s %d, %s %d, kept as game %d; the deal checked (%d cards against the seed)"
-        % (code, names[0], game["final"][0], names[1], game["final"][1], game["id"], checked),
+        "table %s: %s, kept as game %d; the deal checked (%d cards against the seed)"
+        % (code, said, game["id"], checked),
         highlight=False,
     )
 
