@@ -37,20 +37,29 @@ async function api(path, body, token) {
   return got;
 }
 
+// Seats sit in playing order; a seat's side is seat % sides (the seat itself, but partners in 2 v 2).
+function sideOf(v, seat) { return seat % v.scores.length; }
+function seatName(v, s) { return (v.seats[s] || {}).name || "seat " + (s + 1); }
+function sideName(v, side) {
+  const seats = v.seats.map((_x, s) => s).filter(s => sideOf(v, s) === side);
+  return seats.map(s => seatName(v, s) + (s === v.seat ? " (you)" : "")).join(" & ");
+}
+
 function track(v) {
-  const svg = el("svg:svg", {viewBox: `0 0 ${W} ${ROW * 2 + 2}`, role: "img", "aria-label": "the pegging board"});
+  const rows = v.scores.length;
+  const svg = el("svg:svg", {viewBox: `0 0 ${W} ${ROW * rows + 2}`, role: "img", "aria-label": "the pegging board"});
   for (const line of [v.target - 90, v.target - 60, v.target - 30]) {
     const x = holeX(line, v.target);
-    svg.appendChild(el("svg:line", {x1: x, x2: x, y1: 2, y2: ROW * 2 + 4, class: "line"}));
+    svg.appendChild(el("svg:line", {x1: x, x2: x, y1: 2, y2: ROW * rows + 4, class: "line"}));
   }
-  for (let s = 0; s < 2; s++) {
+  for (let s = 0; s < rows; s++) {
     const y = 11 + s * ROW;
     for (let h = 0; h <= v.target; h++) {
       svg.appendChild(el("svg:circle", {cx: holeX(h, v.target), cy: y, r: h % 5 ? 0.7 : 1.2, class: "hole"}));
     }
     // The back peg, as on a real board and the scoreboard: where the seat's last peg came from (the view
     // keeps the game's last twelve pegs; a seat with none among them has its back peg under the front).
-    const last = v.pegs.filter(p => p[1] === s).pop();
+    const last = v.pegs.filter(p => sideOf(v, p[1]) === s).pop();
     const back = last ? Math.max(0, v.scores[s] - last[2]) : v.scores[s];
     svg.appendChild(el("svg:circle", {cx: holeX(back, v.target), cy: y, r: 3.6, class: `peg back s${s}`,
                                       "data-side": s, "data-hole": back}));
@@ -64,9 +73,9 @@ function track(v) {
 // a go) or the play is still on the table, as cards laid on a real one are.
 function lays(v, laid, deal) {
   const out = [];
-  for (let s = 0; s < 2; s++) {
-    const name = (v.seats[s] || {}).name || "seat " + s;
-    const line = el("span", {class: `lays s${s}`}, name + (s === v.seat ? " (you)" : "") + ": ");
+  for (let s = 0; s < v.seats.length; s++) {
+    const name = seatName(v, s);
+    const line = el("span", {class: `lays s${sideOf(v, s)}`}, name + (s === v.seat ? " (you)" : "") + ": ");
     for (const [who, c] of laid) {
       if (who === s) line.appendChild(el("span", {class: "laid", "data-lay": `${deal}:${s}:${c}`}, card(c) + " "));
     }
@@ -82,24 +91,35 @@ function render(v) {
   $("empty").hidden = !v.seats.some(s => !s);
   const board = $("board");
   board.replaceChildren(track(v));
-  v.seats.forEach((seat, s) => {
-    const row = el("div", {class: `side s${s}`, "data-seat": s});
-    const name = seat ? seat.name : "(empty seat)";
-    const label = name + (s === v.seat ? " (you)" : "") + (v.dealer === s ? " (crib)" : "") +
-      (v.winner === s ? " wins" : "");
+  const two = v.seats.length === 2;
+  v.scores.forEach((score, side) => {
+    const row = el("div", {class: `side s${side}`, "data-side": side});
+    if (two) row.setAttribute("data-seat", side);
+    // a row a side: each seat's name, or the partners' in 2 v 2; an empty seat says so
+    let label = v.seats.some((x, s) => x && sideOf(v, s) === side) || !two ? sideName(v, side) :
+      "(empty seat)";
+    if (v.dealer !== null && sideOf(v, v.dealer) === side) label += two ? " (crib)" : ` (crib: ${seatName(v, v.dealer)})`;
+    if (v.winner === side) label += " wins";
     row.appendChild(el("span", {}, label));
-    row.appendChild(el("span", {class: "score"}, String(v.scores[s])));
+    row.appendChild(el("span", {class: "score"}, String(score)));
     board.appendChild(row);
   });
   const mine = v.awaited.includes(v.seat);
+  const throwing = v.phase === "discard" && !v.thrown.length;
+  const toThrow = v.to_throw || 2;
+  const layer = v.phase === "play" ? seatName(v, v.awaited[0]) : "";
   let phase = {shares: "shuffling: each seat sends its share of the deal",
-               discard: v.thrown.length ? "thrown: the crib waits for the other seat" : "throw two cards to the crib",
-               play: mine ? "your lay" : "the other seat lays",
+               discard: throwing ? `throw ${toThrow === 1 ? "one card" : "two cards"} to the crib` :
+                 `thrown: the crib waits for the other seat${two ? "" : "s"}`,
+               play: mine ? "your lay" : two ? "the other seat lays" : `${layer} lays`,
                over: "game over"}[v.phase];
   if (v.phase === "discard" && v.dealer !== null) phase += v.dealer === v.seat ? " (your crib)" : " (their crib)";
   $("phase").textContent = `deal ${v.deal}: ${phase}`;
-  if (v.phase === "over") status(v.winner === v.seat ? "you win" : (v.seats[v.winner] || {}).name + " wins");
-  else if (v.seats.some(s => !s)) status("waiting for the other seat to be taken: share this page's address");
+  if (v.phase === "over") status(v.winner === sideOf(v, v.seat) ? "you win" : sideName(v, v.winner) + " wins");
+  else if (v.seats.some(s => !s)) {
+    status(two ? "waiting for the other seat to be taken: share this page's address" :
+      `waiting for the other seats to be taken (${v.seats.filter(s => !s).length} empty): share this page's address`);
+  }
   else if (v.waiting_for.length) status("waiting for " + v.waiting_for.join(", "));
   else status("your move");
   $("starter").textContent = v.starter === null ? "–" : card(v.starter);
@@ -108,7 +128,7 @@ function render(v) {
   $("laid").replaceChildren(...(v.phase === "play" || v.laid.length ? lays(v, v.laid, v.deal) : []));
   const hand = $("hand");
   hand.replaceChildren();
-  picked = picked.filter(c => v.hand.includes(c));
+  picked = picked.filter(c => v.hand.includes(c)).slice(-toThrow);
   for (const c of v.hand) {
     const b = el("button", {type: "button", "data-card": c, class: (c & 3) % 3 ? "red" : "",
                             "aria-pressed": picked.includes(c) ? "true" : "false"}, card(c));
@@ -117,9 +137,8 @@ function render(v) {
     b.addEventListener("click", () => pick(c));
     hand.appendChild(b);
   }
-  const throwing = v.phase === "discard" && !v.thrown.length;
   $("throw").hidden = !throwing;
-  $("throw").disabled = picked.length !== 2;
+  $("throw").disabled = picked.length !== toThrow;
   const show = $("show");
   show.replaceChildren();
   for (const s of v.shows) {
@@ -129,7 +148,7 @@ function render(v) {
     show.appendChild(played);
     const list = el("ul");
     for (const c of s.counted) {
-      const who = (v.seats[c.seat] || {}).name || "seat " + c.seat;
+      const who = seatName(v, c.seat);
       const cs = c.k === "crib" ? s.crib : s.kept[c.seat];
       list.appendChild(el("li", {"data-seat": c.seat, "data-k": c.k}, `${who}'s ${c.k}: ${cards(cs)} = ${c.n}`));
     }
@@ -144,7 +163,7 @@ function render(v) {
 function pick(c) {
   if (!view || sending) return;  // a tap while a throw is on its way must not unpick what was sent
   if (view.phase === "play") { send({t: "lay", card: c}); return; }
-  picked = picked.includes(c) ? picked.filter(x => x !== c) : picked.concat([c]).slice(-2);
+  picked = picked.includes(c) ? picked.filter(x => x !== c) : picked.concat([c]).slice(-(view.to_throw || 2));
   render(view);
 }
 
@@ -191,7 +210,9 @@ async function sit() {
   } catch (e) { status(e.message); }
 }
 
-$("throw").addEventListener("click", () => { if (picked.length === 2) send({t: "discard", cards: picked}); });
+$("throw").addEventListener("click", () => {
+  if (view && picked.length === (view.to_throw || 2)) send({t: "discard", cards: picked});
+});
 $("sit").addEventListener("click", sit);
 $("fill").addEventListener("click", async () => {
   try { await api(`/api/tables/${code}/fill`, {level: $("level").value}); status("the board's opponent sat down"); }
