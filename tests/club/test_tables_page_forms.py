@@ -10,12 +10,21 @@ from test_tables_page import _click_if_there, url  # noqa: F401 (the server fixt
 FRONT = "circle.peg.front[data-side='%d']"
 
 
-def _seated(browser, url, form, fills):  # noqa: F811 (url: the fixture's value)
-    code = httpx.post(url + "/api/tables", json={"form": form}).json()["code"]
+def _seated(browser, url, form, fills, made_on_the_page=False):  # noqa: F811 (url: the fixture's value)
     page = browser.new_page(viewport={"width": 420, "height": 900})
     refused = []
     page.on("console", lambda m: refused.append(m.text) if "Security Policy" in m.text else None)
-    page.goto(url + "/table/" + code)
+    if made_on_the_page:  # the page's "new table": the form chosen, the table made, its page opened
+        page.goto(url + "/table")
+        assert _violations(page) == []
+        page.check("input[name=form][value=%s]" % form)
+        page.click("#make")
+        page.locator("#join").wait_for(timeout=10000)
+        code = page.url.rsplit("/", 1)[1]
+        assert httpx.get("%s/api/tables/%s" % (url, code)).json()["form"] == form
+    else:
+        code = httpx.post(url + "/api/tables", json={"form": form}).json()["code"]
+        page.goto(url + "/table/" + code)
     page.fill("#name", "Ann")
     page.click("#sit")
     page.locator("#status", has_text="waiting for the other seats to be taken").wait_for(timeout=10000)
@@ -79,11 +88,11 @@ def test_a_page_plays_a_three_handed_game_to_its_end_among_two_opponents(url, tm
         browser.close()
 
 
-def test_a_2v2_page_draws_two_teams_and_its_seat_throws_one_card(url, tmp_path):  # noqa: F811
+def test_a_2v2_table_made_on_the_page_draws_two_teams_and_its_seat_throws_one_card(url, tmp_path):  # noqa: F811
     sync_playwright = _browser_or_fail()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page, refused = _seated(browser, url, "four", ["beginner", "expected", "top"])
+        page, refused = _seated(browser, url, "four", ["beginner", "expected", "top"], made_on_the_page=True)
         rows = page.locator("#board .side")
         assert rows.count() == 2 and page.locator("circle.peg.front").count() == 2
         # partners sit opposite: Ann (seat 1) with the third seat, against the second and the fourth

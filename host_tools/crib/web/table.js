@@ -210,12 +210,19 @@ async function sit() {
   } catch (e) { status(e.message); }
 }
 
-$("throw").addEventListener("click", () => {
+if (code) $("throw").addEventListener("click", () => {
   if (view && picked.length === (view.to_throw || 2)) send({t: "discard", cards: picked});
 });
-$("sit").addEventListener("click", sit);
-$("fill").addEventListener("click", async () => {
+if (code) $("sit").addEventListener("click", sit);
+if (code) $("fill").addEventListener("click", async () => {
   try { await api(`/api/tables/${code}/fill`, {level: $("level").value}); status("the board's opponent sat down"); }
   catch (e) { status(e.message); }
 });
-if (me) follow(); else { $("join").hidden = false; status("take a seat"); }
+// The page without a code makes a table in the chosen form (two players, three-handed, 2 v 2) and opens it.
+async function make() {
+  const form = document.querySelector("input[name=form]:checked").value;
+  try { location.assign((await api("/api/tables", {form})).page); } catch (e) { status(e.message); }
+}
+
+if (!code) $("make").addEventListener("click", make);
+else if (me) follow(); else { $("join").hidden = false; status("take a seat"); }

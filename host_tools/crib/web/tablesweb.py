@@ -236,6 +236,9 @@ def routes(tables, templates):
             return Response(str(e), status_code=404, media_type="text/plain")
         return templates.TemplateResponse(request, "table.html", {"code": code})
 
+    async def new_page(request):  # the page's "new table": the game's form chosen, the table made
+        return templates.TemplateResponse(request, "table.html", {"code": ""})
+
     return [
         Route("/api/tables", new, methods=["POST"]),
         Route("/api/tables/{code}", public),
@@ -244,5 +247,6 @@ def routes(tables, templates):
         Route("/api/tables/{code}/seat", seat),
         Route("/api/tables/{code}/moves", move, methods=["POST"]),
         Route("/api/tables/{code}/record", record),
+        Route("/table", new_page),
         Route("/table/{code}", page),
     ]
