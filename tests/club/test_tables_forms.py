@@ -136,6 +136,45 @@ def test_a_three_handed_deal_pegs_the_goes_the_show_and_the_crib_point_for_point
     assert v["shows"][0]["crib"] == [parse_card(c) for c in ("AH", "AC", "AD", "KC")]
 
 
+def test_a_2v2_deal_pegs_partners_together_point_for_point(tables, monkeypatch):
+    _fixed_deal(
+        monkeypatch,
+        ["9S 9H 7C 8C AS", "5S 5H KS QS AC", "5D TH 2C 3C AD", "5C JD 4H 6H AH"],
+        [],
+        "KD",
+    )
+    code, seats = seated(tables, "four", 0)
+    for s in seats:
+        s.send({"t": "share", "share": s.share})
+    for s, ace in zip(seats, ("AS", "AC", "AD", "AH"), strict=True):
+        s.send({"t": "discard", "cards": [ace]})
+    for seat, c in (
+        (1, "5S"), (2, "5D"), (3, "5C"), (0, "9S"), (1, "5H"), (2, "2C"),
+        (3, "JD"), (0, "9H"), (1, "KS"),
+        (2, "TH"), (3, "4H"), (0, "7C"), (1, "QS"),
+        (2, "3C"), (3, "6H"), (0, "8C"),
+    ):  # fmt: skip
+        assert seats[seat].look()["awaited"] == [seat], c
+        seats[seat].send({"t": "lay", "card": c})
+    assert tables.cache[code].table.pegs == [
+        (1, 2, 2, "pair"),
+        (1, 3, 2, "fifteen"),
+        (1, 3, 6, "pair royal"),
+        (1, 2, 2, "thirty-one"),
+        (1, 1, 1, "go"),  # at 29 nobody can lay: the last to lay pegs the go
+        (1, 1, 2, "thirty-one"),
+        (1, 0, 1, "last card"),
+        (1, 1, 16, "hand"),  # 5S 5H KS QS + KD: six fifteens, two pairs
+        (1, 2, 8, "hand"),  # 5D TH 2C 3C + KD: four fifteens
+        (1, 3, 10, "hand"),  # 5C JD 4H 6H + KD: three fifteens, a run of three, nobs
+        (1, 0, 10, "hand"),  # 9S 9H 7C 8C + KD: fifteen two, a pair, a double run
+        (1, 0, 12, "crib"),  # the four aces
+    ]
+    v = seats[3].look()
+    # seats 0 and 2 (5 in the play, 8 + 10 + the crib's 12) against 1 and 3 (11 in the play, 16 + 10)
+    assert v["scores"] == [35, 37] and v["sides"] == 2 and v["dealer"] == 1 and v["deal"] == 2
+
+
 def test_out_of_turn_not_held_and_the_wrong_count_are_refused_and_change_nothing(tables):
     for form in ("three", "four"):
         code, seats = seated(tables, form, 7)
