@@ -149,8 +149,7 @@ def table_save(
     server: Server = "http://127.0.0.1:8121",
     db_path: club.DbPath = None,
 ):
-    """Keep a finished table's game in the history under its players' names, re-dealt and checked, with its
-    proof."""
+    """Keep a finished table's game in the history under its players' names, checked, with its proof."""
     from crib.tables import record
 
     base = server.rstrip("/")
