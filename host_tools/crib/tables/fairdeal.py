@@ -4,6 +4,9 @@ import hashlib
 import hmac
 import secrets
 
+from cribbage.deal import FORM_DEAL
+from cribbage.forms import FORMS
+
 SHARE_HEX = 64  # a seat's entropy share: 32 random bytes, as hex
 
 
@@ -87,9 +90,6 @@ def first_dealer(seed, seats=2):
 def shape(form):
     """(seats, cards dealt each, cards each throws, cards from the deck to the crib) of a table's form,
     from the core's own forms (cribbage.deal.FORM_DEAL, cribbage.forms.FORMS): the crib is four cards."""
-    from cribbage.deal import FORM_DEAL
-    from cribbage.forms import FORMS
-
     seats, each = FORM_DEAL[form]
     throw = each - FORMS[form][3]
     return seats, each, throw, 4 - seats * throw

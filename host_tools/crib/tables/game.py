@@ -8,7 +8,6 @@ from cribbage.play import Play
 from cribbage.show import score_show
 
 FORM_CHOICES = ("six", "three", "four")  # the table's forms: two-player, three-handed, 2 v 2 partners
-SEATS = 2  # the two-player table's seats (a table's own: Table.seats)
 TARGET = 121
 KEPT = 4
 
