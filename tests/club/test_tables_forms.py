@@ -238,3 +238,16 @@ def test_two_opponents_of_one_level_are_told_apart_and_a_form_not_a_tables_is_re
             tables.new(form=form)
     with pytest.raises(game.Refused, match="no table form"):
         game.Table("00", form="five")
+
+
+@pytest.mark.parametrize("form", ["three", "four"])
+def test_two_servers_on_one_database_play_a_table_of_each_form(history_db, form):
+    one, two = Tables(history_db, burst=10_000), Tables(history_db, burst=10_000)
+    code = one.new(form=form)
+    rng = random.Random(5)
+    seats = [Seat((one, two)[k % 2], code, name, rng) for k, name in enumerate(NAMES[: SEATS[form]])]
+    end = play_out(*seats)
+    assert one.public(code) == two.public(code) and one.public(code)["form"] == form
+    assert max(end["scores"]) == 121
+    # read back from the database alone (the form's row included), a third server agrees move for move
+    assert Tables(history_db).public(code) == one.public(code)
