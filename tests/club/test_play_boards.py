@@ -12,7 +12,7 @@ and the board started again at 0-0. Seeds 2 (a 31 at 119), 13 (a pair at 120), 1
 120) ended that way."""
 
 import pytest
-from boardbridge import Seated
+from boardbridge import Http, Seated
 
 from crib.tables import bridge
 from crib.tables.service import Tables
@@ -181,3 +181,18 @@ def test_a_board_that_left_the_tables_match_is_not_proposed_another(tmp_path):
     b, said = _bridge(tmp_path, board, _VIEW, had=False)  # never had it: the table's match is proposed
     b.step()
     assert [m["t"] for m in b.link.asked] == ["new"] and "new match? (vs Bob)" in said[-1]
+
+
+@pytest.mark.parametrize("form", ["three", "four"])
+def test_a_three_handed_or_2v2_table_is_refused_before_the_board_is_asked_for_and_no_seat_is_taken(
+    tmp_path, form
+):
+    tables = Tables(str(tmp_path / "club.sqlite3"))
+    code = tables.new(form=form)
+    asked = []
+    said = []
+    b = bridge.Bridge(code, Http(tables, code), lambda: asked.append("board"), None, "Ann", said.append)
+    with pytest.raises(bridge.BridgeError, match="a board plays only the two-player game at a table"):
+        b.begin()
+    assert asked == [] and said == []  # no board asked for, nothing said of a seat
+    assert tables.public(code)["seats"] == [None] * (3 if form == "three" else 4)

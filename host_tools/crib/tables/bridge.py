@@ -383,7 +383,6 @@ class Bridge:
         if not st.data.get("token"):
             from crib.tables import fairdeal
 
-            self._two_player()
             share = fairdeal.new_share()
             seat, token = self.http.join(self.name)
             st.save(code=self.code, seat=seat, token=token, share=share, seq=0, tag=tag_of(self.code, seat))
@@ -507,6 +506,7 @@ class Bridge:
     def begin(self):
         """The board reached, its seat taken (or taken back), its events followed; -> True when the seat's
         game is over and kept already (nothing more to do)."""
+        self._two_player()  # before the board is asked for: such a table is refused with no board
         self._board_up(follow=False)
         self.take_seat()
         if self.view["phase"] == "over" and self.state.data.get("saved"):
