@@ -98,7 +98,9 @@ function render(v) {
     // a row a side: each seat's name, or the partners' in 2 v 2; an empty seat says so
     let label = v.seats.some((x, s) => x && sideOf(v, s) === side) || !two ? sideName(v, side) :
       "(empty seat)";
-    if (v.dealer !== null && sideOf(v, v.dealer) === side) label += two ? " (crib)" : ` (crib: ${seatName(v, v.dealer)})`;
+    // (in 2 v 2 the row is two players': which of them deals)
+    const paired = v.scores.length < v.seats.length;
+    if (v.dealer !== null && sideOf(v, v.dealer) === side) label += paired ? ` (crib: ${seatName(v, v.dealer)})` : " (crib)";
     if (v.winner === side) label += " wins";
     row.appendChild(el("span", {}, label));
     row.appendChild(el("span", {class: "score"}, String(score)));
