@@ -9,50 +9,14 @@ import os
 import random
 
 import pytest
+from boardbridge import READ_MS
+from boardbridge import player as _player
 from scenario import Scenario
 from tableplay import BoardLink as Link
 from tableseats import Seat
 
 from crib.tables import bridge, fairdeal
 from crib.tables.service import Tables
-from cribbage import solo
-from cribbage.cards import format_card, pip
-
-READ_MS = 1600  # a laptop's proposal is taken after 1.5 s
-PAUSE = 1000  # the board's count
-
-
-def _key(s, c):
-    t = format_card(c)
-    s.keys(t[0] + " " + t[1])
-
-
-def _player(s):
-    """The board's player's keys, when it is to key: the throw (the first two of the six), a lay (the
-    first that fits); -> True when it keyed."""
-    m = s.app.match
-    if "solo" not in m.setup or m.match_over or m.game_over:
-        return False
-    if solo.due(m):
-        if s.app.controller.message:
-            s.press("OK")
-        else:
-            s.wait(PAUSE)
-        return True
-    phase = m.phase()
-    d = solo.dealt(m)
-    if phase == "starter" and d is not None and not solo.thrown(m)[0]:
-        six = list(d[0][0])
-        _key(s, six[0])
-        _key(s, six[1])
-        s.press("OK")
-        return True
-    if phase == "play" and m.play_seats[m.play.turn] == 0:
-        fits = [c for c in solo.held(m, 0) if m.play.count + pip(c) <= 31]
-        if fits:
-            _key(s, fits[0])
-            return True
-    return False
 
 
 def _play(tmp_path, seed, drops=0.0, replays=0.0, secret=None):

@@ -5,12 +5,12 @@ import random
 
 import pytest
 from tableseats import Seat, play_out
+from test_tables_core import board_match
 
-from crib.tables import fairdeal, game, record
+from crib.tables import fairdeal, game
 from crib.tables.service import Forbidden, Rejected, Tables
 from cribbage.cards import parse_card
 from cribbage.forms import skunk_label
-from cribbage.game import Match
 
 SEATS = {"three": 3, "four": 4}
 NAMES = ("Ann", "Bob", "Cy", "Dee")
@@ -25,14 +25,6 @@ def seated(tables, form, seed):
     code = tables.new(form=form)
     rng = random.Random(seed)
     return code, [Seat(tables, code, name, rng) for name in NAMES[: SEATS[form]]]
-
-
-def board_match(table):
-    setup, *rest = record.board_events(table)
-    m = Match(setup)
-    for ev in rest:
-        m.apply(ev)
-    return m
 
 
 @pytest.mark.parametrize("form", ["three", "four"])

@@ -4,9 +4,8 @@
 with its link's bytes); only the wires are not. Seated(...).step() is one look of the bridge's loop: the
 board's pushes taken, the seat's view read again, Bridge.step, then the player's keys when it is to key."""
 
-import json
-
 from scenario import Scenario
+from tableplay import BoardLink
 
 from crib.link.client import Refused
 from crib.tables import bridge
@@ -18,15 +17,13 @@ READ_MS = 1600  # a laptop's proposal is taken after 1.5 s
 PAUSE = 1000  # the board's count
 
 
-class Link:
-    """The link client's calls the bridge makes (crib.link.client.LinkClient), on a Scenario's fake port."""
+class Link(BoardLink):
+    """The link client's calls the bridge makes (crib.link.client.LinkClient), on a Scenario's fake port:
+    tableplay's BoardLink, its refusals raised and its pushes kept to be taken."""
 
     def __init__(self, s):
-        self.s = s
-        self.rid = 0
-        self.at = 0  # lines of hal.link.sent read so far
+        super().__init__(s)
         self.pushes = []  # pushes heard and not yet taken
-        self.events = []  # every event push heard, (seq, event)
         self.hello = None
 
     def connected(self):
@@ -34,35 +31,17 @@ class Link:
         self.hello = self.request("hello")
         return self
 
-    def _heard(self):
-        sent = self.s.hal.link.sent
+    def heard(self):
         out = []
-        for raw in sent[self.at :]:
-            for line in bytes(raw).decode().splitlines():
-                if line.strip():
-                    msg = json.loads(line)
-                    if "push" in msg:
-                        self.pushes.append(msg)
-                        if msg["push"] == "event":
-                            self.events.append((msg["seq"], msg["event"]))
-                    else:
-                        out.append(msg)
-        self.at = len(sent)
+        for msg in super().heard():
+            (self.pushes if "push" in msg else out).append(msg)
         return out
 
     def request(self, op, **args):
-        self.rid += 1
-        req = {"id": self.rid, "op": op}
-        req.update(args)
-        self.s.hal.link.inbox.append(json.dumps(req))
-        for _ in range(40):
-            self.s.wait(5)
-            for msg in self._heard():
-                if msg.get("id") == self.rid:
-                    if msg.get("ok") is False:
-                        raise Refused(msg.get("code"), msg.get("error") or msg.get("message"))
-                    return msg
-        raise AssertionError("no reply to %r" % (req,))
+        msg = self.send(op, **args)
+        if msg.get("ok") is False:
+            raise Refused(msg.get("code"), msg.get("error") or msg.get("message"))
+        return msg
 
     def state(self):
         return self.request("state")
@@ -74,7 +53,7 @@ class Link:
         return self.request("subscribe", **args)
 
     def next_push(self, timeout=0):
-        self._heard()
+        self.heard()
         return self.pushes.pop(0) if self.pushes else None
 
     def close(self):
