@@ -36,7 +36,7 @@ import httpx
 import tableseats
 from boardplayer import DrawnSim, Player, Watcher
 from simscreen import DrawnBoard
-from tableserve import start, stop
+from tableserve import end, start, stop
 
 from board.boarddef import boardfile
 from board.settings import tracks_for
@@ -278,9 +278,7 @@ def game(tmp, k, url, to_board, to_page, shown):
         for done in (page, watcher, player):
             if done is not None:
                 done.close()
-        if bridge is not None and bridge.poll() is None:
-            bridge.kill()
-            bridge.wait()
+        end(bridge)
         sim.kill()
 
 

@@ -35,12 +35,12 @@ def _crib(tmp_path, *args):
     )
 
 
-def _bridge(tmp_path, code, url, sim, history):
-    args = ["play", code, "--server", url, "--port", sim.url, "--name", "Ann", "--db", history]
+def _bridge(home, code, url, sim, history, name="Ann"):
+    args = ["play", code, "--server", url, "--port", sim.url, "--name", name, "--db", history]
     return subprocess.Popen(
         CRIB + args,
         cwd=ROOT,
-        env=_env(tmp_path),
+        env=_env(home),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -117,9 +117,7 @@ def _game(tmp_path, drops=None):
     finally:
         if player is not None:
             player.close()
-        if bridge is not None and bridge.poll() is None:
-            bridge.kill()
-            bridge.wait()
+        tableserve.end(bridge)
         sim.kill()
         tableserve.stop(server)
 
@@ -188,17 +186,7 @@ def test_two_boards_play_a_game_through_two_crib_plays_and_one_server(tmp_path):
             sims.append(sim)
             players.append(Player(sim))
             watchers.append(Watcher(sim))
-            args = ["play", code, "--server", url, "--port", sim.url, "--name", name, "--db", laptop_history]
-            bridges.append(
-                subprocess.Popen(
-                    CRIB + args,
-                    cwd=ROOT,
-                    env=_env(home),
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.STDOUT,
-                    text=True,
-                )
-            )
+            bridges.append(_bridge(home, code, url, sim, laptop_history, name))
         deadline = time.monotonic() + GAME_S
         while any(b.poll() is None for b in bridges):
             assert time.monotonic() < deadline, "the game did not end"
@@ -238,9 +226,7 @@ def test_two_boards_play_a_game_through_two_crib_plays_and_one_server(tmp_path):
         for p in players:
             p.close()
         for b in bridges:
-            if b.poll() is None:
-                b.kill()
-                b.wait()
+            tableserve.end(b)
         for sim in sims:
             sim.kill()
         tableserve.stop(server)

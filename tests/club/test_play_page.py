@@ -161,9 +161,7 @@ def test_a_board_through_crib_play_and_a_chromium_page_play_a_whole_game(tmp_pat
             watcher.close()
         if player is not None:
             player.close()
-        if bridge is not None and bridge.poll() is None:
-            bridge.kill()
-            bridge.wait()
+        tableserve.end(bridge)
         sim.kill()
         tableserve.stop(server)
 

@@ -40,6 +40,13 @@ def start(history, tables, tree=ROOT, port=None):
     raise NotStarted("crib serve did not start: %s" % proc.communicate()[1][-2000:])
 
 
+def end(proc):
+    """A child (a crib play, say) killed and waited for, unless it has ended or never started."""
+    if proc is not None and proc.poll() is None:
+        proc.kill()
+        proc.wait()
+
+
 def stop(proc):
     proc.terminate()  # a long poll still open holds a graceful stop up to its wait: then kill
     try:

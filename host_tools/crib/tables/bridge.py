@@ -546,7 +546,7 @@ class Bridge:
     def _ours(self):
         """Whether the board holds the table match of our tag, under way or over: a match the board's
         player ended with their own lay (a 31, a last card at 120) is over on the board before the table
-        is told that lay, and is still ours to send it from (issue 28)."""
+        is told that lay, and is still ours to send it from."""
         t = (self.board or {}).get("table")
         return t is not None and t.get("tag") == self.state.data["tag"]
 
